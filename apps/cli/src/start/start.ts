@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "@switchboard/core/config";
+import { type EmbeddedServer, startEmbeddedPostgres } from "@switchboard/db/embedded";
+import { migrateDatabase } from "@switchboard/db/migrate";
+import { clearInstance, dataDir, readInstance, writeInstance } from "../instance";
+import { ensureWebBuild } from "./build";
+import { startService } from "./service";
+
+/**
+ * `npm start` (`switchboard start [--dev]`): the whole service on one machine. Without
+ * DATABASE_URL it boots an embedded Postgres with its data in .data/pg (kept across runs); then
+ * it migrates, builds the web app when needed, starts web and worker, and publishes the running
+ * instance in .data/instance.json for the CLI. Ctrl-C stops everything.
+ */
+export async function runStart(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { dev: { type: "boolean", default: false } },
+  });
+  try {
+    await start(values.dev ?? false);
+  } catch (error) {
+    console.error(`switchboard: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+async function start(dev: boolean): Promise<void> {
+  const config = loadConfig();
+  mkdirSync(dataDir, { recursive: true });
+  const running = readInstance();
+  if (running)
+    throw new Error(`Switchboard is already running (pid ${running.pid}) at ${running.webUrl}`);
+
+  let databaseUrl = config.DATABASE_URL;
+  let embedded: EmbeddedServer | undefined;
+  if (!databaseUrl) {
+    const dir = path.join(dataDir, "pg");
+    await stopOrphanedPostgres(dir);
+    console.log(`Starting embedded Postgres (data in ${dir})…`);
+    embedded = await startEmbeddedPostgres({ dir });
+    databaseUrl = await embedded.databaseUrl("switchboard");
+  }
+
+  const stopDatabase = async () => {
+    await embedded?.stop().catch(() => {});
+  };
+  try {
+    await migrateDatabase(databaseUrl);
+    if (!dev) ensureWebBuild();
+  } catch (error) {
+    await stopDatabase();
+    throw error;
+  }
+
+  const service = await startService({
+    databaseUrl,
+    port: config.PORT,
+    wsPort: config.WS_PORT,
+    dev,
+  }).catch(async (error) => {
+    await stopDatabase();
+    throw error;
+  });
+  writeInstance({
+    pid: process.pid,
+    databaseUrl,
+    webUrl: service.webUrl,
+    wsUrl: service.wsUrl,
+    startedAt: new Date().toISOString(),
+  });
+  console.log(
+    [
+      "",
+      "Switchboard is up.",
+      `  Console      ${service.webUrl}`,
+      `  Agent API    ${service.webUrl}/api/agent/v1`,
+      `  Stream       ${service.wsUrl}/ws/agent/v1/stream`,
+      `  Database     ${embedded ? "embedded (.data/pg)" : "DATABASE_URL"}`,
+      "Press Ctrl-C to stop.",
+      "",
+    ].join("\n"),
+  );
+
+  let stopping = false;
+  const shutdown = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    console.log("Stopping Switchboard…");
+    await service.stop();
+    await stopDatabase();
+    clearInstance(process.pid);
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void shutdown(0));
+  process.on("SIGTERM", () => void shutdown(0));
+  service.exited.then(({ name, code }) => {
+    console.error(`switchboard: the ${name} process exited (code ${code}); stopping`);
+    void shutdown(1);
+  });
+}
+
+/**
+ * A launcher killed without its Ctrl-C path (kill -9, a closed terminal) leaves its Postgres
+ * running and holding the data directory; shut that one down so this start can take over.
+ */
+async function stopOrphanedPostgres(dir: string): Promise<void> {
+  const pidFile = path.join(dir, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isPostgres(pid)) return;
+  console.log(`Stopping a Postgres left running by an earlier start (pid ${pid})…`);
+  process.kill(pid, "SIGINT");
+  for (let waited = 0; waited < 30_000 && isPostgres(pid); waited += 200)
+    await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,3 @@
+import { notFoundRoutes } from "~/server/api-route";
+
+export const { GET, POST, PUT, PATCH, DELETE } = notFoundRoutes();

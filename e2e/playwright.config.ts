@@ -1,0 +1,44 @@
+import { defineConfig } from "@playwright/test";
+
+/** The service under test listens here (started by support/global-setup.ts). */
+const port = Number(process.env.E2E_PORT ?? 3210);
+process.env.E2E_PORT = String(port);
+process.env.E2E_WS_PORT ??= String(port + 1);
+
+export default defineConfig({
+  testDir: ".",
+  globalSetup: "./support/global-setup.ts",
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: true,
+  retries: 0,
+  timeout: 30_000,
+  reporter: [["list"]],
+  outputDir: "../test-results/e2e",
+  use: {
+    baseURL: `http://localhost:${port}`,
+    trace: "retain-on-failure",
+  },
+  projects: [
+    { name: "api", testMatch: "api/**/*.spec.ts" },
+    {
+      name: "console",
+      testMatch: "console/**/*.spec.ts",
+      use: {
+        browserName: "chromium",
+        viewport: { width: 1280, height: 800 },
+        launchOptions: {
+          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+          args: [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--no-first-run",
+          ],
+        },
+      },
+    },
+  ],
+});

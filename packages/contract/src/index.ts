@@ -1,0 +1,6 @@
+export * from "./common";
+export * from "./developer";
+export * from "./errors";
+export * from "./health";
+export * from "./scopes";
+export * from "./users";

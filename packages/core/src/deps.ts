@@ -1,0 +1,19 @@
+import { createDb, type Db, type Sql } from "@switchboard/db";
+import type { Clock } from "./clock";
+import { systemClock } from "./clock";
+import type { Config } from "./config";
+
+/** Everything core needs from the outside world, passed explicitly. */
+export interface CoreDeps {
+  db: Db;
+  sql: Sql;
+  clock: Clock;
+  config: Config;
+}
+
+export function createDeps(config: Config, options: { clock?: Clock; poolSize?: number } = {}) {
+  if (!config.DATABASE_URL) throw new Error("DATABASE_URL is not set");
+  const { db, sql, close } = createDb(config.DATABASE_URL, { max: options.poolSize });
+  const deps: CoreDeps = { db, sql, clock: options.clock ?? systemClock, config };
+  return { deps, close };
+}

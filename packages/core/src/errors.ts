@@ -1,0 +1,41 @@
+import { type ErrorCode, type ErrorIssue, toErrorIssues } from "@switchboard/contract";
+import type { z } from "zod";
+
+export interface CoreErrorDetails {
+  issues?: ErrorIssue[];
+  retryAfterSeconds?: number;
+  scope?: string;
+}
+
+/** The one error type core throws; every surface maps it to the spec's envelope. */
+export class CoreError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: CoreErrorDetails = {},
+  ) {
+    super(message);
+    this.name = "CoreError";
+  }
+}
+
+export const notFound = (what: string) => new CoreError("not_found", `${what} not found`);
+
+/**
+ * Parses input that did not come through a wire adapter's own parse (CLI flags, console forms),
+ * turning zod's complaint into the same `validation_error` the REST API answers.
+ */
+export function parseInput<T>(schema: z.ZodType<T>, value: unknown, path = ""): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = toErrorIssues(parsed.error).map((issue) => ({
+    ...issue,
+    path: [path, issue.path].filter(Boolean).join("."),
+  }));
+  const first = issues[0];
+  throw new CoreError(
+    "validation_error",
+    first ? `${first.path || "input"}: ${first.message}` : "invalid input",
+    { issues },
+  );
+}

@@ -1,0 +1,114 @@
+import type { AgentUser, UserType } from "@switchboard/contract";
+import { Num } from "@switchboard/contract";
+import { isUniqueViolation, schema } from "@switchboard/db";
+import { eq } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { newId } from "../ids";
+import { randomPersonNum, withFreshNum } from "./nums";
+import { hashPassword, verifyPassword } from "./passwords";
+
+const { users } = schema;
+type UserRow = typeof users.$inferSelect;
+
+export function toAgentUser(row: UserRow): AgentUser {
+  return {
+    id: row.id,
+    num: row.num,
+    displayName: row.displayName,
+    avatarUrl: row.avatarUrl,
+    userType: row.userType,
+  };
+}
+
+export interface CreateUserInput {
+  displayName?: string | null;
+  num?: string;
+  userType?: Extract<UserType, "person" | "business">;
+  email?: string;
+  password?: string;
+}
+
+/** Creates a person or business. A number is drawn when none is given. */
+export async function createUser(deps: CoreDeps, input: CreateUserInput): Promise<AgentUser> {
+  if (input.num !== undefined) {
+    if (!Num.safeParse(input.num).success)
+      throw new CoreError("validation_error", "num must look like 123-456-789");
+    if (input.num.startsWith("800-"))
+      throw new CoreError("validation_error", "numbers starting with 800- belong to agents");
+  }
+  if ((input.email === undefined) !== (input.password === undefined))
+    throw new CoreError("validation_error", "email and password go together");
+  const email = input.email?.trim().toLowerCase();
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email))
+    throw new CoreError("validation_error", "email is not an email address");
+  if (input.password !== undefined && input.password.length < 8)
+    throw new CoreError("validation_error", "password must be at least 8 characters");
+
+  const now = deps.clock.now();
+  const passwordHash = input.password === undefined ? null : await hashPassword(input.password);
+  const insert = async (num: string) => {
+    const [row] = await deps.db
+      .insert(users)
+      .values({
+        id: newId("usr"),
+        num,
+        userType: input.userType ?? "person",
+        displayName: input.displayName?.trim() || null,
+        email: email ?? null,
+        passwordHash,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    return toAgentUser(row as UserRow);
+  };
+  try {
+    return input.num === undefined
+      ? await withFreshNum(randomPersonNum, insert)
+      : await insert(input.num);
+  } catch (error) {
+    if (isUniqueViolation(error, "users_num_unique"))
+      throw new CoreError("conflict", `number ${input.num} is taken`);
+    if (isUniqueViolation(error, "users_email_key"))
+      throw new CoreError("conflict", "an account with that email exists");
+    throw error;
+  }
+}
+
+/** Checks console credentials; answers the user, or null for any mismatch (no hint which). */
+export async function verifyCredentials(
+  deps: CoreDeps,
+  email: string,
+  password: string,
+): Promise<AgentUser | null> {
+  const [row] = await deps.db
+    .select()
+    .from(users)
+    .where(eq(users.email, email.trim().toLowerCase()));
+  if (!row?.passwordHash || row.suspendedAt) return null;
+  return (await verifyPassword(password, row.passwordHash)) ? toAgentUser(row) : null;
+}
+
+/** Finds a user by id or `<num>`; agents included. */
+export async function findUser(deps: CoreDeps, ref: string): Promise<UserRow> {
+  const [row] = await deps.db
+    .select()
+    .from(users)
+    .where(Num.safeParse(ref).success ? eq(users.num, ref) : eq(users.id, ref));
+  if (!row) throw new CoreError("not_found", `no user ${ref}`);
+  return row;
+}
+
+export async function getUser(deps: CoreDeps, id: string): Promise<AgentUser> {
+  return toAgentUser(await findUser(deps, id));
+}
+
+export async function setUserSuspended(deps: CoreDeps, ref: string, suspended: boolean) {
+  const user = await findUser(deps, ref);
+  const now = deps.clock.now();
+  await deps.db
+    .update(users)
+    .set({ suspendedAt: suspended ? (user.suspendedAt ?? now) : null, updatedAt: now })
+    .where(eq(users.id, user.id));
+}

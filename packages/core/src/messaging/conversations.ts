@@ -1,0 +1,30 @@
+import { type Executor, schema } from "@switchboard/db";
+import { eq } from "drizzle-orm";
+import { newId } from "../ids";
+
+const { conversations, conversationMembers } = schema;
+
+/** Answers the id of a user's self chat, creating it on first use. */
+export async function ensureSelfConversation(
+  db: Executor,
+  userId: string,
+  now: Date,
+): Promise<string> {
+  const [created] = await db
+    .insert(conversations)
+    .values({ id: newId("cnv"), kind: "self", memberKey: userId, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ id: conversations.id });
+  if (created) {
+    await db
+      .insert(conversationMembers)
+      .values({ conversationId: created.id, userId, joinedAt: now });
+    return created.id;
+  }
+  const [existing] = await db
+    .select({ id: conversations.id })
+    .from(conversations)
+    .where(eq(conversations.memberKey, userId));
+  if (!existing) throw new Error(`self conversation of ${userId} vanished`);
+  return existing.id;
+}

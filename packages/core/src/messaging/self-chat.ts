@@ -1,0 +1,86 @@
+import type {
+  DevPostSelfMessageRequest,
+  DevPostSelfMessageResponse,
+  DevSelfMessage,
+} from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+import { desc, eq } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import type { DeveloperPrincipal } from "../identity/developer-keys";
+import { newId } from "../ids";
+import { enforceRateLimit } from "../limits/rate-limit";
+import { ensureSelfConversation } from "./conversations";
+
+const { conversations, messages } = schema;
+
+function toSelfMessage(row: typeof messages.$inferSelect): DevSelfMessage {
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    type: "text",
+    content: row.content,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * `POST /v1/me/messages`: stores a text message in the key owner's own self chat. It addresses
+ * nobody and sends no push.
+ */
+export async function postSelfMessage(
+  deps: CoreDeps,
+  principal: DeveloperPrincipal,
+  request: DevPostSelfMessageRequest,
+): Promise<DevPostSelfMessageResponse> {
+  if (!principal.scopes.includes("self-chat:write"))
+    throw new CoreError("scope_not_granted", "This key lacks the self-chat:write scope", {
+      scope: "self-chat:write",
+    });
+  if (principal.suspended)
+    throw new CoreError("account_suspended", "The key owner's account is suspended");
+  await enforceRateLimit(
+    deps,
+    `dev:${principal.keyId}:messages`,
+    deps.config.LIMIT_DEV_MESSAGES_PER_MIN,
+    60,
+  );
+
+  const now = deps.clock.now();
+  const row = await deps.db.transaction(async (tx) => {
+    const conversationId = await ensureSelfConversation(tx, principal.userId, now);
+    const [message] = await tx
+      .insert(messages)
+      .values({
+        id: newId("msg"),
+        conversationId,
+        senderId: principal.userId,
+        type: "text",
+        content: request.content,
+        createdAt: now,
+      })
+      .returning();
+    await tx
+      .update(conversations)
+      .set({ lastMessageAt: now })
+      .where(eq(conversations.id, conversationId));
+    return message as typeof messages.$inferSelect;
+  });
+  return { message: toSelfMessage(row), conversationId: row.conversationId };
+}
+
+/** The newest `limit` messages of a user's self chat, oldest first. */
+export async function listSelfMessages(
+  deps: CoreDeps,
+  userId: string,
+  options: { limit?: number } = {},
+): Promise<DevSelfMessage[]> {
+  const rows = await deps.db
+    .select({ message: messages })
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .where(eq(conversations.memberKey, userId))
+    .orderBy(desc(messages.pos))
+    .limit(Math.min(Math.max(options.limit ?? 100, 1), 500));
+  return rows.map((row) => toSelfMessage(row.message)).reverse();
+}
