@@ -33,8 +33,6 @@ export const ConfigSchema = z.object({
   DATABASE_URL: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WS_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  /** Public base address of the web app, used in links and cookies. */
-  PUBLIC_URL: z.string().optional(),
   /** Signs console sessions. When unset, the service keeps one in the database. */
   AUTH_SECRET: z.string().min(32).optional(),
 

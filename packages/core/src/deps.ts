@@ -2,6 +2,7 @@ import { createDb, type Db, type Sql } from "@switchboard/db";
 import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import type { Config } from "./config";
+import { Notifier } from "./events/notifier";
 
 /** Everything core needs from the outside world, passed explicitly. */
 export interface CoreDeps {
@@ -9,11 +10,19 @@ export interface CoreDeps {
   sql: Sql;
   clock: Clock;
   config: Config;
+  /** This process's LISTEN connection, fanned out to in-memory subscribers. */
+  notifier: Notifier;
 }
 
 export function createDeps(config: Config, options: { clock?: Clock; poolSize?: number } = {}) {
   if (!config.DATABASE_URL) throw new Error("DATABASE_URL is not set");
   const { db, sql, close } = createDb(config.DATABASE_URL, { max: options.poolSize });
-  const deps: CoreDeps = { db, sql, clock: options.clock ?? systemClock, config };
+  const deps: CoreDeps = {
+    db,
+    sql,
+    clock: options.clock ?? systemClock,
+    config,
+    notifier: new Notifier(sql),
+  };
   return { deps, close };
 }

@@ -4,6 +4,7 @@ import { inject } from "vitest";
 import { type Clock, ManualClock } from "./clock";
 import { type Config, loadConfig } from "./config";
 import type { CoreDeps } from "./deps";
+import { Notifier } from "./events/notifier";
 
 /**
  * Core deps over a fresh migrated database for one test file, with a manual clock and config
@@ -23,7 +24,7 @@ export async function createTestDeps(
   const { db, sql, close } = createDb(database.url, { max: 5 });
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock();
   return {
-    deps: { db, sql, clock, config },
+    deps: { db, sql, clock, config, notifier: new Notifier(sql) },
     clock,
     config,
     close: async () => {

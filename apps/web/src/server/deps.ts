@@ -11,3 +11,8 @@ export function getDeps(): CoreDeps {
   holder.__switchboardDeps ??= createDeps(loadConfig()).deps;
   return holder.__switchboardDeps;
 }
+
+/** Tests hand the pipeline deps over their own database and clock. */
+export function provideDeps(deps: CoreDeps): void {
+  holder.__switchboardDeps = deps;
+}

@@ -1,4 +1,4 @@
-import { integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Fixed-window counters for rate limits, shared by every process. */
 export const rateCounters = pgTable(
@@ -9,4 +9,35 @@ export const rateCounters = pgTable(
     count: integer().notNull(),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] })],
+);
+
+/**
+ * Long-polls parked right now, so the per-agent cap holds across processes. Each row is a lease
+ * that ends by itself (`expiresAt`) if its process dies before removing it.
+ */
+export const parkedPolls = pgTable(
+  "parked_polls",
+  {
+    id: text().primaryKey(),
+    agentId: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("parked_polls_agent_idx").on(t.agentId)],
+);
+
+/**
+ * Per-agent counts for one UTC day: what the daily ceilings are checked against, and what the
+ * console's usage view shows.
+ */
+export const agentDailyUsage = pgTable(
+  "agent_daily_usage",
+  {
+    agentId: text().notNull(),
+    /** The UTC day, as YYYY-MM-DD. */
+    day: text().notNull(),
+    messages: integer().notNull().default(0),
+    proposals: integer().notNull().default(0),
+    refused: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.day] })],
 );

@@ -1,4 +1,14 @@
-import { bigserial, index, jsonb, pgEnum, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  bigserial,
+  index,
+  jsonb,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { conversations } from "./conversations";
 import { users } from "./identity";
 
@@ -35,4 +45,51 @@ export const messages = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
   (t) => [index("messages_conversation_pos_idx").on(t.conversationId, t.pos)],
+);
+
+/** How far each member has read a conversation (read receipts). */
+export const conversationReads = pgTable(
+  "conversation_reads",
+  {
+    conversationId: text()
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** `messages.pos` of the newest message read. */
+    lastReadPos: bigint({ mode: "number" }).notNull(),
+    readAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+);
+
+/** Typing indicators; each one ends by itself at `until`. */
+export const typingIndicators = pgTable(
+  "typing_indicators",
+  {
+    conversationId: text()
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    until: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.conversationId, t.userId] })],
+);
+
+export const reactions = pgTable(
+  "reactions",
+  {
+    messageId: text()
+      .notNull()
+      .references(() => messages.id, { onDelete: "cascade" }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    emoji: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
 );

@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "~": fileURLToPath(new URL("./src", import.meta.url)),
+      // `server-only` throws outside Next's server bundle; tests are server code too.
+      "server-only": fileURLToPath(new URL("./src/server/testing/empty.ts", import.meta.url)),
+    },
+  },
+  test: {
+    globalSetup: ["../../packages/db/src/vitest-global-setup.ts"],
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -1,0 +1,22 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, pgSequence, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+
+export const eventsSeq = pgSequence("events_seq");
+
+/**
+ * The event log. `seq` is global and assigned under a transaction-level advisory lock taken
+ * right before the insert (see core/events/append-event.ts), so seq order equals commit order
+ * and a reader of "seq > cursor" can never skip a row that commits later.
+ */
+export const events = pgTable(
+  "events",
+  {
+    seq: bigint({ mode: "number" }).primaryKey().default(sql`nextval('events_seq')`),
+    id: text().notNull().unique(),
+    agentId: text().notNull(),
+    type: text().notNull(),
+    ts: timestamp({ withTimezone: true }).notNull(),
+    payload: jsonb().$type<Record<string, unknown>>().notNull(),
+  },
+  (t) => [index("events_agent_seq_idx").on(t.agentId, t.seq)],
+);
