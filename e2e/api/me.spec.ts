@@ -11,6 +11,9 @@ test("GET /me answers the whole AgentMe", async ({ request }) => {
   });
   const response = await request.get(ME, { headers: auth });
   expect(response.status()).toBe(200);
+  expect(response.headers()["ratelimit-limit"]).toBe("300");
+  expect(Number(response.headers()["ratelimit-remaining"])).toBe(299);
+  expect(response.headers()["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   expect(await response.json()).toEqual({
     id: agent.id,
     num: expect.stringMatching(/^800-\d{3}-\d{3}$/),

@@ -9,6 +9,9 @@ export interface CoreErrorDetails {
 
 /** The one error type core throws; every surface maps it to the spec's envelope. */
 export class CoreError extends Error {
+  /** For 429s: the limit that was hit, reported by the API in RateLimit-* headers. */
+  rate?: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number };
+
   constructor(
     readonly code: ErrorCode,
     message: string,

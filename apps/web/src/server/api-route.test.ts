@@ -43,7 +43,9 @@ it("answers an unexpected failure with 500 internal_error and no internals", asy
 });
 
 it("validates the body after authenticating, and hands the parsed body to the handler", async () => {
-  const echo = agentRoute({ body: z.strictObject({ n: z.number() }) }, async ({ body }) => ok(body));
+  const echo = agentRoute({ body: z.strictObject({ n: z.number() }) }, async ({ body }) =>
+    ok(body),
+  );
   const good = await call(echo, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -57,7 +59,10 @@ it("validates the body after authenticating, and hands the parsed body to the ha
   });
   expect(bad.status).toBe(400);
   expect((await bad.json()).error.issues[0].path).toBe("n");
-  const anonymous = await echo(new Request("http://localhost/x", { method: "POST", body: "{" }), context);
+  const anonymous = await echo(
+    new Request("http://localhost/x", { method: "POST", body: "{" }),
+    context,
+  );
   expect((await anonymous.json()).error.code).toBe("unauthorized");
 });
 

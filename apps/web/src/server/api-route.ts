@@ -2,13 +2,13 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import {
   type AgentPrincipal,
-  assertAgentActive,
-  authenticateAgent,
   authenticateDeveloper,
+  authorizeAgentRequest,
   type CoreDeps,
   CoreError,
   type DeveloperPrincipal,
   parseAuthorization,
+  type RateState,
 } from "@switchboard/core";
 import type { z } from "zod";
 import { getDeps } from "./deps";
@@ -47,14 +47,10 @@ interface Surface<P> {
   authenticate(deps: CoreDeps, secret: string): Promise<P>;
 }
 
-const agentSurface: Surface<AgentPrincipal> = {
+const agentSurface: Surface<AgentPrincipal & { rate: RateState }> = {
   name: "Agent API",
   credential: "agent",
-  async authenticate(deps, secret) {
-    const principal = await authenticateAgent(deps, secret);
-    assertAgentActive(principal);
-    return principal;
-  },
+  authenticate: authorizeAgentRequest,
 };
 
 const devSurface: Surface<DeveloperPrincipal> = {
@@ -74,9 +70,11 @@ function apiRoute<P>(surface: Surface<P>) {
   ): NextHandler =>
     async (request, context) => {
       const requestId = randomUUID();
+      let rate: RateState | undefined;
       try {
         const deps = getDeps();
         const principal = await surface.authenticate(deps, credentialSecret(surface, request));
+        rate = (principal as { rate?: RateState }).rate;
         const query = options.query
           ? options.query.parse(Object.fromEntries(new URL(request.url).searchParams))
           : undefined;
@@ -94,14 +92,27 @@ function apiRoute<P>(surface: Surface<P>) {
           params,
           request,
         });
-        response.headers.set("X-Request-Id", requestId);
-        return response;
+        return finish(response, requestId, rate);
       } catch (error) {
-        const response = toErrorResponse(error, requestId);
-        response.headers.set("X-Request-Id", requestId);
-        return response;
+        return finish(
+          toErrorResponse(error, requestId),
+          requestId,
+          (error as CoreError).rate ?? rate,
+        );
       }
     };
+}
+
+/** Every answer carries its request id and, once the caller is known, its rate-limit state. */
+function finish(response: Response, requestId: string, rate: RateState | undefined): Response {
+  response.headers.set("X-Request-Id", requestId);
+  if (rate) {
+    response.headers.set("RateLimit-Limit", String(rate.limit));
+    response.headers.set("RateLimit-Remaining", String(rate.remaining));
+    response.headers.set("RateLimit-Reset", String(rate.resetSeconds));
+    response.headers.set("RateLimit-Policy", `${rate.limit};w=${rate.windowSeconds}`);
+  }
+  return response;
 }
 
 export const agentRoute = apiRoute(agentSurface);

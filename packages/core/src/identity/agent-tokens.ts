@@ -1,14 +1,14 @@
 import { schema } from "@switchboard/db";
-import { and, desc, eq, isNull } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newId } from "../ids";
+import { type RateState, rateLimitedError, rateState, rateWindow } from "../limits/rate-limit";
 import { hashSecret, newSecret, secretHint } from "../secrets";
 import { pausedMessage } from "./agents";
 import { AGENT_TOKEN_PREFIX } from "./credentials";
 
-const { agentTokens, agents, users } = schema;
+const { agentTokens, agents } = schema;
 
 export interface AgentTokenInfo {
   id: string;
@@ -91,44 +91,96 @@ export interface AgentPrincipal {
   pauseReason: string | null;
 }
 
-const owners = alias(users, "owners");
+interface TokenRow {
+  token_id: string;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  agent_id: string;
+  paused_at: Date | null;
+  pause_reason: string | null;
+  agent_suspended_at: Date | null;
+  owner_id: string | null;
+  owner_suspended_at: Date | null;
+  request_count: number | null;
+}
 
 /**
- * Resolves a raw agent token in one query: token state, agent and owner account. Throws the
- * spec's 401 codes; pause is left to `assertAgentActive` so it answers 403, after auth.
+ * One query for everything a call needs to know about its token: token state, agent, owner
+ * account, and — when `countRequest` — one hit on the agent's per-minute request counter, taken
+ * only for a token that passes (a refused call does not use up the limit).
  */
-export async function authenticateAgent(deps: CoreDeps, token: string): Promise<AgentPrincipal> {
-  const [row] = await deps.db
-    .select({
-      tokenId: agentTokens.id,
-      expiresAt: agentTokens.expiresAt,
-      revokedAt: agentTokens.revokedAt,
-      agentId: agents.id,
-      pausedAt: agents.pausedAt,
-      pauseReason: agents.pauseReason,
-      agentSuspendedAt: users.suspendedAt,
-      ownerId: owners.id,
-      ownerSuspendedAt: owners.suspendedAt,
-    })
-    .from(agentTokens)
-    .innerJoin(agents, eq(agents.id, agentTokens.agentId))
-    .innerJoin(users, eq(users.id, agents.id))
-    .leftJoin(owners, eq(owners.id, agents.ownerId))
-    .where(eq(agentTokens.tokenHash, hashSecret(token)));
+async function lookupToken(deps: CoreDeps, token: string, now: Date, countRequest: boolean) {
+  const window = rateWindow(now, 60);
+  const rows = await deps.db.execute<Record<string, unknown>>(sql`
+    with found as (
+      select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
+             a.pause_reason, u.suspended_at as agent_suspended_at, o.id as owner_id,
+             o.suspended_at as owner_suspended_at
+      from agent_tokens t
+      join agents a on a.id = t.agent_id
+      join users u on u.id = a.id
+      left join users o on o.id = a.owner_id
+      where t.token_hash = ${hashSecret(token)}
+    ), hit as (
+      insert into rate_counters (key, window_start, count)
+      select 'requests:' || agent_id, ${window.start.toISOString()}::timestamptz, 1 from found
+      where ${countRequest} and revoked_at is null
+        and (expires_at is null or expires_at > ${now.toISOString()}::timestamptz)
+        and owner_id is not null and owner_suspended_at is null and agent_suspended_at is null
+        and paused_at is null
+      on conflict (key, window_start) do update set count = rate_counters.count + 1
+      returning count
+    )
+    select found.*, (select count from hit) as request_count from found`);
+  return { row: rows[0] as unknown as TokenRow | undefined, window };
+}
+
+function principalOf(row: TokenRow | undefined, now: Date): AgentPrincipal {
   if (!row) throw new CoreError("unauthorized", "The agent token is not valid");
-  if (row.revokedAt) throw new CoreError("token_revoked", "The agent token was revoked");
-  if (row.expiresAt && row.expiresAt <= deps.clock.now())
+  if (row.revoked_at) throw new CoreError("token_revoked", "The agent token was revoked");
+  if (row.expires_at && new Date(row.expires_at) <= now)
     throw new CoreError("token_expired", "The agent token has expired");
-  if (!row.ownerId || row.ownerSuspendedAt || row.agentSuspendedAt)
+  if (!row.owner_id || row.owner_suspended_at || row.agent_suspended_at)
     throw new CoreError("unauthorized", "The agent's owner account is unavailable");
   return {
-    agentId: row.agentId,
-    tokenId: row.tokenId,
-    pauseReason: row.pausedAt ? (row.pauseReason ?? "owner") : null,
+    agentId: row.agent_id,
+    tokenId: row.token_id,
+    pauseReason: row.paused_at ? (row.pause_reason ?? "owner") : null,
   };
+}
+
+/**
+ * Resolves a raw agent token without counting a request (the stream re-checks with it).
+ * Throws the spec's 401 codes; pause is left to `assertAgentActive` so it answers 403.
+ */
+export async function authenticateAgent(deps: CoreDeps, token: string): Promise<AgentPrincipal> {
+  const now = deps.clock.now();
+  return principalOf((await lookupToken(deps, token, now, false)).row, now);
 }
 
 export function assertAgentActive(principal: AgentPrincipal): void {
   if (principal.pauseReason !== null)
     throw new CoreError("agent_paused", pausedMessage(principal.pauseReason));
+}
+
+/**
+ * The first stages of every Agent API call in one round trip: authenticate (401), account state
+ * (403 `agent_paused`), and the per-agent request limit (429), answering where the agent stands
+ * against that limit for the RateLimit-* headers.
+ */
+export async function authorizeAgentRequest(
+  deps: CoreDeps,
+  token: string,
+): Promise<AgentPrincipal & { rate: RateState }> {
+  const now = deps.clock.now();
+  const { row, window } = await lookupToken(deps, token, now, true);
+  const principal = principalOf(row, now);
+  assertAgentActive(principal);
+  const state = rateState(
+    Number(row?.request_count ?? 1),
+    deps.config.LIMIT_REQUESTS_PER_MIN,
+    window,
+  );
+  if (!state.allowed) throw rateLimitedError(state, "requests");
+  return { ...principal, rate: state };
 }

@@ -39,15 +39,16 @@ export async function postSelfMessage(
     });
   if (principal.suspended)
     throw new CoreError("account_suspended", "The key owner's account is suspended");
-  await enforceRateLimit(
-    deps,
-    `dev:${principal.keyId}:messages`,
-    deps.config.LIMIT_DEV_MESSAGES_PER_MIN,
-    60,
-  );
-
   const now = deps.clock.now();
   const row = await deps.db.transaction(async (tx) => {
+    await enforceRateLimit(
+      tx,
+      now,
+      `dev:${principal.keyId}:messages`,
+      deps.config.LIMIT_DEV_MESSAGES_PER_MIN,
+      60,
+      "messages",
+    );
     const conversationId = await ensureSelfConversation(tx, principal.userId, now);
     const [message] = await tx
       .insert(messages)
