@@ -16,3 +16,5 @@ export * from "./ids";
 export * from "./limits/rate-limit";
 export * from "./messaging/self-chat";
 export * from "./settings";
+export * from "./jobs/enqueue-job";
+export * from "./limits/cleanup";

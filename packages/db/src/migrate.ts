@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { Logger, runMigrations as runJobQueueMigrations } from "graphile-worker";
 import postgres from "postgres";
 
 export const migrationsFolder = fileURLToPath(new URL("../../../drizzle", import.meta.url));
@@ -17,7 +18,14 @@ export async function migrateDatabase(url: string): Promise<void> {
   try {
     await sql`select pg_advisory_lock(${MIGRATION_LOCK})`;
     await migrate(drizzle(sql), { migrationsFolder });
+    // The job queue (graphile-worker) keeps its own schema; it must exist before anyone enqueues.
+    await runJobQueueMigrations({ connectionString: url, logger: quietLogger });
   } finally {
     await sql.end({ timeout: 5 });
   }
 }
+
+/** graphile-worker's migrations log every step at info; only problems matter here. */
+const quietLogger = new Logger(() => (level, message) => {
+  if (level === "error" || level === "warning") console.warn(`[job queue] ${message}`);
+});

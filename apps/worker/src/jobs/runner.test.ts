@@ -1,0 +1,50 @@
+import { enqueueJob } from "@switchboard/core";
+import { createTestDeps } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startJobRunner } from "./runner";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps();
+});
+afterAll(() => t.close());
+
+const pendingJobs = async () =>
+  Number(
+    (
+      await t.deps
+        .sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'maintenance_cleanup'`
+    )[0]?.n,
+  );
+
+it("a job commits with its transaction: rolled back, it never exists; committed, the worker runs it", async () => {
+  t.clock.set("2026-05-01T12:00:00Z");
+  const old = new Date("2026-04-20T00:00:00Z");
+  await t.deps.db
+    .insert(schema.rateCounters)
+    .values({ key: "requests:agt_x", windowStart: old, count: 3 });
+
+  await t.deps.db
+    .transaction(async (tx) => {
+      await enqueueJob(tx, "maintenance_cleanup", {});
+      throw new Error("roll back");
+    })
+    .catch(() => {});
+  expect(await pendingJobs()).toBe(0);
+
+  await t.deps.db.transaction((tx) => enqueueJob(tx, "maintenance_cleanup", {}));
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    for (let i = 0; i < 100; i++) {
+      const left = await t.deps.db.execute(sql`select count(*)::int as n from rate_counters`);
+      if (Number(left[0]?.n) === 0) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const left = await t.deps.db.execute(sql`select count(*)::int as n from rate_counters`);
+    expect(Number(left[0]?.n)).toBe(0);
+  } finally {
+    await runner.stop();
+  }
+});

@@ -1,0 +1,31 @@
+import type { CoreDeps, JobName } from "@switchboard/core";
+import { Logger, type Runner, run, type Task } from "graphile-worker";
+import { maintenanceCleanup } from "./tasks/maintenance-cleanup";
+
+/** One entry per job name core can enqueue; each task is a thin adapter over core. */
+const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>> = {
+  maintenance_cleanup: (deps) => maintenanceCleanup(deps),
+};
+
+const logger = new Logger(() => (level, message, meta) => {
+  if (level === "error" || level === "warning") console.warn(`[jobs] ${message}`, meta ?? "");
+});
+
+/**
+ * Runs the Postgres-backed job queue (graphile-worker) in this process. Any number of worker
+ * processes can run it against one database; the queue hands each job to exactly one.
+ */
+export async function startJobRunner(deps: CoreDeps, connectionString: string): Promise<Runner> {
+  const taskList: Record<string, Task> = Object.fromEntries(
+    Object.entries(tasks).map(([name, handle]) => [name, (payload) => handle(deps, payload)]),
+  );
+  return run({
+    connectionString,
+    concurrency: 10,
+    noHandleSignals: true,
+    pollInterval: 2000,
+    logger,
+    taskList,
+    crontab: "*/15 * * * * maintenance_cleanup",
+  });
+}
