@@ -18,3 +18,4 @@ export * from "./messaging/self-chat";
 export * from "./settings";
 export * from "./jobs/enqueue-job";
 export * from "./limits/cleanup";
+export * from "./limits/charge-send";

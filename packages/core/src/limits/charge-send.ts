@@ -1,0 +1,174 @@
+import { type Executor, schema, type Tx } from "@switchboard/db";
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { enforceRateLimit, rateWindow } from "./rate-limit";
+
+const { agentDailyUsage, agents, rateCounters } = schema;
+
+export type Ceiling = "messages" | "proposals" | "refused";
+type Usage = Record<Ceiling, number>;
+
+/** The UTC day a time falls in, as the usage table keys it. */
+export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+const startOfUtcDay = (now: Date) => new Date(`${utcDay(now)}T00:00:00Z`);
+
+/**
+ * Charges one send to the agent's limits, inside the send's own transaction: if the send fails
+ * later, the charge rolls back with it. Messages, proposals (their card is a message), emails,
+ * posts and streamed replies all count as messages; a send to a person also counts against the
+ * per-recipient limit. Reaching a daily ceiling pauses the agent (in the same transaction), unless
+ * its owner resumed it earlier the same UTC day.
+ */
+export async function chargeSend(
+  tx: Tx,
+  deps: CoreDeps,
+  send: { agentId: string; recipientId: string | null; proposal?: boolean },
+): Promise<void> {
+  const now = deps.clock.now();
+  await enforceRateLimit(
+    tx,
+    now,
+    `messages:${send.agentId}`,
+    deps.config.LIMIT_MESSAGES_PER_MIN,
+    60,
+    "messages",
+  );
+  if (send.recipientId)
+    await enforceRateLimit(
+      tx,
+      now,
+      `recipient:${send.agentId}:${send.recipientId}`,
+      deps.config.LIMIT_PER_RECIPIENT_PER_MIN,
+      60,
+      "messages to one person",
+      "conversation_rate_limited",
+    );
+  const usage = await addUsage(tx, send.agentId, now, {
+    messages: 1,
+    proposals: send.proposal ? 1 : 0,
+  });
+  await pauseAtCeiling(tx, deps, send.agentId, usage, now);
+}
+
+/**
+ * Counts a refused send (`not_a_contact`, `scope_not_granted`, `reply_window_closed`, `blocked`).
+ * Runs in its own transaction because the refused call's work is rolled back.
+ */
+export async function recordRefusedSend(deps: CoreDeps, agentId: string): Promise<void> {
+  const now = deps.clock.now();
+  await deps.db.transaction(async (tx) => {
+    const usage = await addUsage(tx, agentId, now, { refused: 1 });
+    await pauseAtCeiling(tx, deps, agentId, usage, now);
+  });
+}
+
+async function addUsage(
+  tx: Executor,
+  agentId: string,
+  now: Date,
+  add: Partial<Usage>,
+): Promise<Usage> {
+  const [row] = await tx
+    .insert(agentDailyUsage)
+    .values({
+      agentId,
+      day: utcDay(now),
+      messages: add.messages ?? 0,
+      proposals: add.proposals ?? 0,
+      refused: add.refused ?? 0,
+    })
+    .onConflictDoUpdate({
+      target: [agentDailyUsage.agentId, agentDailyUsage.day],
+      set: {
+        messages: sql`${agentDailyUsage.messages} + ${add.messages ?? 0}`,
+        proposals: sql`${agentDailyUsage.proposals} + ${add.proposals ?? 0}`,
+        refused: sql`${agentDailyUsage.refused} + ${add.refused ?? 0}`,
+      },
+    })
+    .returning();
+  return {
+    messages: row?.messages ?? 0,
+    proposals: row?.proposals ?? 0,
+    refused: row?.refused ?? 0,
+  };
+}
+
+function ceilings(deps: CoreDeps): Usage {
+  return {
+    messages: deps.config.LIMIT_DAILY_MESSAGES,
+    proposals: deps.config.LIMIT_DAILY_PROPOSALS,
+    refused: deps.config.LIMIT_DAILY_REFUSED,
+  };
+}
+
+async function pauseAtCeiling(tx: Tx, deps: CoreDeps, agentId: string, usage: Usage, now: Date) {
+  const limits = ceilings(deps);
+  const reached = (Object.keys(limits) as Ceiling[]).find((name) => usage[name] >= limits[name]);
+  if (!reached) return;
+  await tx
+    .update(agents)
+    .set({ pausedAt: now, pauseReason: `ceiling:${reached}`, updatedAt: now })
+    .where(
+      and(
+        eq(agents.id, agentId),
+        isNull(agents.pausedAt),
+        or(isNull(agents.resumedAt), lt(agents.resumedAt, startOfUtcDay(now))),
+      ),
+    );
+}
+
+/** What the owner's console shows: today's usage against each ceiling and this minute's rates. */
+export interface AgentUsage {
+  day: string;
+  usage: Usage;
+  ceilings: Usage;
+  perMinute: { requests: RateReading; messages: RateReading };
+}
+interface RateReading {
+  count: number;
+  limit: number;
+  resetSeconds: number;
+}
+
+export async function getAgentUsage(deps: CoreDeps, agentId: string): Promise<AgentUsage> {
+  const now = deps.clock.now();
+  const window = rateWindow(now, 60);
+  const [today] = await deps.db
+    .select()
+    .from(agentDailyUsage)
+    .where(and(eq(agentDailyUsage.agentId, agentId), eq(agentDailyUsage.day, utcDay(now))));
+  const counters = await deps.db
+    .select({ key: rateCounters.key, count: rateCounters.count })
+    .from(rateCounters)
+    .where(
+      and(
+        eq(rateCounters.windowStart, window.start),
+        or(
+          eq(rateCounters.key, `requests:${agentId}`),
+          eq(rateCounters.key, `messages:${agentId}`),
+        ),
+      ),
+    );
+  const count = (key: string) => counters.find((c) => c.key === key)?.count ?? 0;
+  return {
+    day: utcDay(now),
+    usage: {
+      messages: today?.messages ?? 0,
+      proposals: today?.proposals ?? 0,
+      refused: today?.refused ?? 0,
+    },
+    ceilings: ceilings(deps),
+    perMinute: {
+      requests: {
+        count: count(`requests:${agentId}`),
+        limit: deps.config.LIMIT_REQUESTS_PER_MIN,
+        resetSeconds: window.resetSeconds,
+      },
+      messages: {
+        count: count(`messages:${agentId}`),
+        limit: deps.config.LIMIT_MESSAGES_PER_MIN,
+        resetSeconds: window.resetSeconds,
+      },
+    },
+  };
+}
