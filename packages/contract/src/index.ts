@@ -5,3 +5,4 @@ export * from "./events";
 export * from "./health";
 export * from "./scopes";
 export * from "./users";
+export * from "./stream";

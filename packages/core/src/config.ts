@@ -58,6 +58,8 @@ export const ConfigSchema = z.object({
   STREAM_MAX_OPEN_REPLIES: positive(3),
   STREAM_MAX_REPLY_CHARS: positive(10_000),
   STREAM_REPLY_IDLE_S: positive(60),
+  /** How often the server pings each stream connection, renews its lease and re-checks its token. */
+  STREAM_HEARTBEAT_S: positive(30),
 
   TTS_COMMAND: z.string().optional(),
 });

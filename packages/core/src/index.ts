@@ -19,3 +19,4 @@ export * from "./settings";
 export * from "./jobs/enqueue-job";
 export * from "./limits/cleanup";
 export * from "./limits/charge-send";
+export * from "./limits/leases";

@@ -41,3 +41,17 @@ export const agentDailyUsage = pgTable(
   },
   (t) => [primaryKey({ columns: [t.agentId, t.day] })],
 );
+
+/**
+ * Open WebSocket stream connections, so the per-agent cap holds across worker processes. A
+ * lease is renewed by its connection's heartbeat and ends by itself if the process dies.
+ */
+export const streamConnections = pgTable(
+  "stream_connections",
+  {
+    id: text().primaryKey(),
+    agentId: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("stream_connections_agent_idx").on(t.agentId)],
+);

@@ -1,0 +1,247 @@
+import type { AddressInfo } from "node:net";
+import {
+  appendEvents,
+  type CoreDeps,
+  createAgent,
+  createDeps,
+  createUser,
+  mintAgentToken,
+  pauseAgent,
+  revokeAgentToken,
+} from "@switchboard/core";
+import { createTestDeps } from "@switchboard/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { createWorkerServer } from "../health";
+import { attachStream, STREAM_PATH } from "./server";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+const servers: { url: string; close(): Promise<void> }[] = [];
+
+async function startWorker(deps: CoreDeps) {
+  const server = createWorkerServer(deps);
+  const wss = attachStream(server, deps);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${STREAM_PATH}`;
+  const handle = {
+    url,
+    close: async () => {
+      for (const client of wss.clients) client.terminate();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  servers.push(handle);
+  return handle;
+}
+
+let worker: { url: string };
+beforeAll(async () => {
+  t = await createTestDeps({ env: { STREAM_MAX_CONNECTIONS: "2", STREAM_FRAMES_PER_MIN: "6" } });
+  worker = await startWorker(t.deps);
+});
+afterAll(async () => {
+  for (const server of servers) await server.close();
+  await t.close();
+});
+
+async function newAgent() {
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Streamer" });
+  const { token } = await mintAgentToken(t.deps, agent.id);
+  return { agentId: agent.id, token };
+}
+
+const emit = (agentId: string, n: number) =>
+  t.deps.db.transaction((tx) =>
+    appendEvents(tx, new Date(), [{ agentId, type: "test.event", payload: { n } }]),
+  );
+
+/** A client that queues every frame it receives and can wait for the next ones. */
+function connect(url: string, options: { headers?: Record<string, string> } = {}) {
+  const ws = new WebSocket(url, options);
+  const frames: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  ws.on("message", (data) => {
+    frames.push(JSON.parse(data.toString()));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("unexpected-response", (_req, res) => {
+      let body = "";
+      res.on("data", (chunk) => {
+        body += chunk;
+      });
+      res.on("end", () =>
+        reject(
+          Object.assign(new Error("refused"), { status: res.statusCode, body: JSON.parse(body) }),
+        ),
+      );
+    });
+    ws.once("error", reject);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
+  async function until(count: number, timeoutMs = 5000) {
+    const deadline = Date.now() + timeoutMs;
+    while (frames.length < count) {
+      if (Date.now() > deadline)
+        throw new Error(`only ${frames.length} of ${count} frames arrived`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 100);
+      });
+    }
+    return frames;
+  }
+  return {
+    ws,
+    frames,
+    opened,
+    closed,
+    until,
+    send: (frame: unknown) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
+  };
+}
+
+const refusal = (promise: Promise<void>) =>
+  promise.then(
+    () => null,
+    (e) => e as { status: number; body: { error: { code: string } } },
+  );
+
+describe("upgrade", () => {
+  it("refuses bad credentials with the REST status and envelope", async () => {
+    const { agentId, token } = await newAgent();
+    expect(await refusal(connect(worker.url).opened)).toMatchObject({
+      status: 401,
+      body: { error: { code: "unauthorized" } },
+    });
+    expect(await refusal(connect(`${worker.url}?token=sbat_nope`).opened)).toMatchObject({
+      status: 401,
+    });
+    expect(await refusal(connect(`${worker.url}?afterSeq=x&token=${token}`).opened)).toMatchObject({
+      status: 400,
+      body: { error: { code: "validation_error" } },
+    });
+    await pauseAgent(t.deps, agentId);
+    expect(await refusal(connect(`${worker.url}?token=${token}`).opened)).toMatchObject({
+      status: 403,
+      body: { error: { code: "agent_paused" } },
+    });
+  });
+
+  it("accepts the token as a bearer header too", async () => {
+    const { token } = await newAgent();
+    const client = connect(worker.url, { headers: { Authorization: `Bearer agent:${token}` } });
+    await client.opened;
+    expect((await client.until(1))[0]).toMatchObject({ type: "hello" });
+    client.ws.close();
+  });
+});
+
+describe("events", () => {
+  it("says hello with the current seq, then sends live events", async () => {
+    const { agentId, token } = await newAgent();
+    const [first] = await emit(agentId, 0);
+    const client = connect(`${worker.url}?token=${token}`);
+    await client.opened;
+    await client.until(1);
+    expect(client.frames[0]).toEqual({ type: "hello", seq: first!.seq });
+    const [live] = await emit(agentId, 1);
+    await client.until(2);
+    expect(client.frames[1]).toEqual({ type: "event", event: live });
+    client.ws.close();
+  });
+
+  it("resumes after afterSeq with no gap and no duplicate while events keep committing", async () => {
+    const { agentId, token } = await newAgent();
+    for (let n = 0; n < 30; n++) await emit(agentId, n);
+    const writing = (async () => {
+      for (let n = 30; n < 90; n++) await emit(agentId, n);
+    })();
+    const client = connect(`${worker.url}?token=${token}&afterSeq=0`);
+    await client.opened;
+    await writing;
+    await client.until(91);
+    const seqs = client.frames.slice(1).map((f) => (f as { event: { seq: number } }).event.seq);
+    const ns = client.frames
+      .slice(1)
+      .map((f) => (f as { event: { payload: { n: number } } }).event.payload.n);
+    expect(ns).toEqual(Array.from({ length: 90 }, (_, n) => n));
+    expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+    client.ws.close();
+  });
+});
+
+describe("limits and re-authorization", () => {
+  it("caps connections per agent across two worker processes", async () => {
+    const { token } = await newAgent();
+    const other = createDeps(t.config, { clock: t.clock });
+    const second = await startWorker(other.deps);
+    try {
+      const a = connect(`${worker.url}?token=${token}`);
+      const b = connect(`${second.url}?token=${token}`);
+      await Promise.all([a.opened, b.opened]);
+      expect(await refusal(connect(`${second.url}?token=${token}`).opened)).toMatchObject({
+        status: 429,
+        body: { error: { code: "rate_limited" } },
+      });
+      a.ws.close();
+      await a.closed;
+      await new Promise((r) => setTimeout(r, 100));
+      const c = connect(`${worker.url}?token=${token}`);
+      await c.opened;
+      b.ws.close();
+      c.ws.close();
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("answers ping with pong, and closes with 1008 and the code once paused or revoked", async () => {
+    const paused = await newAgent();
+    const client = connect(`${worker.url}?token=${paused.token}`);
+    await client.opened;
+    client.send({ type: "ping" });
+    await client.until(2);
+    expect(client.frames[1]).toEqual({ type: "pong" });
+    await pauseAgent(t.deps, paused.agentId);
+    client.send({ type: "ping" });
+    expect(await client.closed).toEqual({ code: 1008, reason: "agent_paused" });
+
+    const revoked = await newAgent();
+    const other = connect(`${worker.url}?token=${revoked.token}`);
+    await other.opened;
+    await revokeAgentToken(t.deps, { token: revoked.token });
+    other.send({ type: "ping" });
+    expect(await other.closed).toEqual({ code: 1008, reason: "token_revoked" });
+  });
+
+  it("answers malformed, unknown and excess frames with error frames, and stays open", async () => {
+    const { token } = await newAgent();
+    const client = connect(`${worker.url}?token=${token}`);
+    await client.opened;
+    client.send("not json");
+    client.send({ type: "nope" });
+    client.send({ type: "typing", conversationId: "cnv_x" });
+    client.send({ type: "reply.start", streamId: "s1", conversationId: "c", to: "123-456-789" });
+    client.send({ type: "ping" });
+    client.send({ type: "ping" });
+    client.send({ type: "ping" }); // the 7th frame this minute
+    await client.until(8);
+    const [, notJson, unknown, typing, reply, pong1, pong2, excess] = client.frames as {
+      type: string;
+      error?: { code: string; message: string };
+    }[];
+    expect(notJson?.error?.code).toBe("validation_error");
+    expect(unknown?.error?.message).toMatch(/Unknown frame type "nope"/);
+    expect(typing?.error).toMatchObject({ code: "validation_error", issues: [{ path: "typing" }] });
+    expect(reply?.error?.code).toBe("validation_error");
+    expect([pong1?.type, pong2?.type]).toEqual(["pong", "pong"]);
+    expect(excess?.error?.code).toBe("rate_limited");
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    client.ws.close();
+  });
+});
