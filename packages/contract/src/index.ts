@@ -6,3 +6,5 @@ export * from "./health";
 export * from "./scopes";
 export * from "./users";
 export * from "./stream";
+export * from "./actions";
+export * from "./records";
