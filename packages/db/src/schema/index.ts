@@ -1,3 +1,4 @@
+export * from "./actions";
 export * from "./consent";
 export * from "./conversations";
 export * from "./events";
@@ -5,4 +6,5 @@ export * from "./identity";
 export * from "./limits";
 export * from "./messages";
 export * from "./objects";
+export * from "./records";
 export * from "./settings";
