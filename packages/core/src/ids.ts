@@ -12,7 +12,11 @@ export type IdPrefix =
   | "evt" // event
   | "act" // proposal
   | "wh" // webhook
-  | "obj"; // stored media object
+  | "obj" // stored media object
+  | "tsk" // task
+  | "rem" // reminder
+  | "cev" // calendar event
+  | "not"; // note
 
 /** A prefixed random id, e.g. `msg_3k9x…`: 20 characters of base36 (about 103 bits). */
 export function newId(prefix: IdPrefix): string {

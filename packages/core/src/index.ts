@@ -20,3 +20,8 @@ export * from "./jobs/enqueue-job";
 export * from "./limits/cleanup";
 export * from "./limits/charge-send";
 export * from "./limits/leases";
+export * from "./records/apply-skill";
+export * from "./records/due-timers";
+export * from "./records/fire-record-due";
+export * from "./records/person-records";
+export * from "./records/projections";

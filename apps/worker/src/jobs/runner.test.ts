@@ -1,4 +1,11 @@
-import { enqueueJob } from "@switchboard/core";
+import {
+  createAgent,
+  createRecord,
+  createUser,
+  enqueueJob,
+  newId,
+  readEvents,
+} from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { schema } from "@switchboard/db";
 import { sql } from "drizzle-orm";
@@ -44,6 +51,54 @@ it("a job commits with its transaction: rolled back, it never exists; committed,
     }
     const left = await t.deps.db.execute(sql`select count(*)::int as n from rate_counters`);
     expect(Number(left[0]?.n)).toBe(0);
+  } finally {
+    await runner.stop();
+  }
+});
+
+it("a due timer survives the worker being down: the next worker fires task.due when it starts", async () => {
+  const person = await createUser(t.deps, {});
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, {
+    ownerId: owner.id,
+    displayName: "Due",
+    requestedScopes: ["tasks:read"],
+  });
+  const now = new Date();
+  const conversationId = newId("cnv");
+  await t.deps.db
+    .insert(schema.conversations)
+    .values({
+      id: conversationId,
+      kind: "direct",
+      memberKey: `${agent.id}:${person.id}`,
+      createdAt: now,
+    });
+  await t.deps.db.insert(schema.agentContacts).values({
+    userId: person.id,
+    agentId: agent.id,
+    conversationId,
+    addedAt: now,
+    grantedScopes: ["tasks:read"],
+    createdAt: now,
+    updatedAt: now,
+  });
+  // Due in a second; no worker is running when it comes due.
+  await createRecord(t.deps, person.id, "task", {
+    title: "Soon",
+    dueDate: new Date(Date.now() + 1000).toISOString(),
+  });
+  await new Promise((r) => setTimeout(r, 1500));
+  expect((await readEvents(t.deps, agent.id, 0, 10)).events).toEqual([]);
+
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    let events: { type: string }[] = [];
+    for (let i = 0; i < 50 && events.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      events = (await readEvents(t.deps, agent.id, 0, 10)).events;
+    }
+    expect(events.map((e) => e.type)).toEqual(["task.due"]);
   } finally {
     await runner.stop();
   }

@@ -1,10 +1,20 @@
-import type { CoreDeps, JobName } from "@switchboard/core";
+import {
+  type CoreDeps,
+  cleanupExpired,
+  fireRecordDue,
+  type JobName,
+  type RecordDueJob,
+} from "@switchboard/core";
 import { Logger, type Runner, run, type Task } from "graphile-worker";
-import { maintenanceCleanup } from "./tasks/maintenance-cleanup";
 
 /** One entry per job name core can enqueue; each task is a thin adapter over core. */
 const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>> = {
-  maintenance_cleanup: (deps) => maintenanceCleanup(deps),
+  maintenance_cleanup: async (deps) => {
+    await cleanupExpired(deps);
+  },
+  record_due: async (deps, payload) => {
+    await fireRecordDue(deps, payload as RecordDueJob);
+  },
 };
 
 const logger = new Logger(() => (level, message, meta) => {
