@@ -1,0 +1,30 @@
+import { createDeveloperKey, revokeDeveloperKey } from "@switchboard/core";
+import { command, isoDate, list } from "../command";
+
+export const devkeyCommands = [
+  command({
+    name: "devkey create",
+    usage: "--user USER --scopes S,... [--expires ISO]",
+    flags: {
+      user: { type: "string", required: true },
+      scopes: { type: "string", required: true },
+      expires: { type: "string" },
+    },
+    async run(flags, deps) {
+      const { key } = await createDeveloperKey(deps, String(flags.user), {
+        scopes: list(flags.scopes),
+        expiresAt: isoDate("expires", flags.expires),
+      });
+      return { key };
+    },
+  }),
+  command({
+    name: "devkey revoke",
+    usage: "--key KEY",
+    flags: { key: { type: "string", required: true } },
+    async run(flags, deps) {
+      await revokeDeveloperKey(deps, { key: String(flags.key) });
+      return { ok: true };
+    },
+  }),
+];

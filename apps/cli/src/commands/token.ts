@@ -1,0 +1,25 @@
+import { findAgent, mintAgentToken, revokeAgentToken } from "@switchboard/core";
+import { command, isoDate } from "../command";
+
+export const tokenCommands = [
+  command({
+    name: "token mint",
+    usage: "--agent AGENT [--expires ISO]",
+    flags: { agent: { type: "string", required: true }, expires: { type: "string" } },
+    async run(flags, deps) {
+      const expiresAt = isoDate("expires", flags.expires);
+      const agent = await findAgent(deps, String(flags.agent));
+      const { token } = await mintAgentToken(deps, agent.id, { expiresAt });
+      return { token };
+    },
+  }),
+  command({
+    name: "token revoke",
+    usage: "--token TOKEN",
+    flags: { token: { type: "string", required: true } },
+    async run(flags, deps) {
+      await revokeAgentToken(deps, { token: String(flags.token) });
+      return { ok: true };
+    },
+  }),
+];

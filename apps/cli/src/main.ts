@@ -1,0 +1,16 @@
+import { runCli } from "./command";
+import { agentCommands } from "./commands/agent";
+import { devkeyCommands } from "./commands/devkey";
+import { tokenCommands } from "./commands/token";
+import { userCommands } from "./commands/user";
+
+/** Every command group; adding one is one line here. */
+const commands = [...userCommands, ...agentCommands, ...tokenCommands, ...devkeyCommands];
+
+const argv = process.argv.slice(2);
+if (argv[0] === "start") {
+  const { runStart } = await import("./start/start");
+  await runStart(argv.slice(1));
+} else {
+  process.exitCode = await runCli(argv, commands);
+}
