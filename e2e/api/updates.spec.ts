@@ -4,16 +4,22 @@ import { deps, newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
 
 const emit = (agentId: string, payload: Record<string, unknown>) =>
-  deps().db.transaction((tx) => appendEvents(tx, new Date(), [{ agentId, type: "test.event", payload }]));
+  deps().db.transaction((tx) =>
+    appendEvents(tx, new Date(), [{ agentId, type: "test.event", payload }]),
+  );
 
 test("cursor, replay and paging by afterSeq/limit", async ({ request }) => {
   const { agent, auth } = await newAgent();
-  expect(await (await request.get("/api/agent/v1/updates/cursor", { headers: auth })).json()).toEqual({ seq: 0 });
+  expect(
+    await (await request.get("/api/agent/v1/updates/cursor", { headers: auth })).json(),
+  ).toEqual({ seq: 0 });
   const empty = await (await request.get("/api/agent/v1/updates", { headers: auth })).json();
   expect(empty).toEqual({ events: [], nextSeq: 0 });
 
   for (const n of [1, 2, 3]) await emit(agent.id, { n });
-  const cursor = (await (await request.get("/api/agent/v1/updates/cursor", { headers: auth })).json()).seq;
+  const cursor = (
+    await (await request.get("/api/agent/v1/updates/cursor", { headers: auth })).json()
+  ).seq;
   const page = await (await request.get("/api/agent/v1/updates?limit=2", { headers: auth })).json();
   expect(page.events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual([1, 2]);
   expect(page.events[0]).toEqual({
@@ -24,7 +30,9 @@ test("cursor, replay and paging by afterSeq/limit", async ({ request }) => {
     agentId: agent.id,
     payload: { n: 1 },
   });
-  const rest = await (await request.get(`/api/agent/v1/updates?afterSeq=${page.nextSeq}`, { headers: auth })).json();
+  const rest = await (
+    await request.get(`/api/agent/v1/updates?afterSeq=${page.nextSeq}`, { headers: auth })
+  ).json();
   expect(rest.events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual([3]);
   expect(rest.nextSeq).toBe(cursor);
 });
@@ -42,8 +50,24 @@ test("a parked long-poll returns as soon as an event commits", async ({ request 
 
 test("query parameters are validated", async ({ request }) => {
   const { auth } = await newAgent();
-  for (const query of ["limit=0", "limit=101", "afterSeq=-1", "afterSeq=abc", "wait=-1", "wait=soon", "after=3"]) {
-    await expectError(await request.get(`/api/agent/v1/updates?${query}`, { headers: auth }), 400, "validation_error");
+  for (const query of [
+    "limit=0",
+    "limit=101",
+    "afterSeq=-1",
+    "afterSeq=abc",
+    "wait=-1",
+    "wait=soon",
+    "after=3",
+  ]) {
+    await expectError(
+      await request.get(`/api/agent/v1/updates?${query}`, { headers: auth }),
+      400,
+      "validation_error",
+    );
   }
-  expect((await request.get("/api/agent/v1/updates?limit=100&wait=0&afterSeq=0", { headers: auth })).status()).toBe(200);
+  expect(
+    (
+      await request.get("/api/agent/v1/updates?limit=100&wait=0&afterSeq=0", { headers: auth })
+    ).status(),
+  ).toBe(200);
 });

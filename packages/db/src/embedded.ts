@@ -54,7 +54,11 @@ export async function startEmbeddedPostgres(options: {
       return withDatabase(url, name);
     },
     port,
-    stop: () => server.stop(),
+    // Postgres removes postmaster.pid when it shuts down; if a Ctrl-C already stopped it, the
+    // package's stop() would wait for an exit that has happened.
+    stop: async () => {
+      if (existsSync(path.join(options.dir, "postmaster.pid"))) await server.stop();
+    },
   };
 }
 

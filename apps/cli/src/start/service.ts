@@ -32,6 +32,9 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     PORT: String(options.port),
     WS_PORT: String(options.wsPort),
     NEXT_TELEMETRY_DISABLED: "1",
+    // Console sign-in works on whatever host and port the service is reached at, unless the
+    // operator pins the public URL with NEXTAUTH_URL.
+    ...(!process.env.NEXTAUTH_URL && { AUTH_TRUST_HOST: "true" }),
   };
   const output = options.output ?? "inherit";
   const children: Record<string, ChildProcess> = {

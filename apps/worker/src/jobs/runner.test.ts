@@ -66,14 +66,12 @@ it("a due timer survives the worker being down: the next worker fires task.due w
   });
   const now = new Date();
   const conversationId = newId("cnv");
-  await t.deps.db
-    .insert(schema.conversations)
-    .values({
-      id: conversationId,
-      kind: "direct",
-      memberKey: `${agent.id}:${person.id}`,
-      createdAt: now,
-    });
+  await t.deps.db.insert(schema.conversations).values({
+    id: conversationId,
+    kind: "direct",
+    memberKey: `${agent.id}:${person.id}`,
+    createdAt: now,
+  });
   await t.deps.db.insert(schema.agentContacts).values({
     userId: person.id,
     agentId: agent.id,

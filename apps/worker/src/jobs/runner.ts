@@ -6,6 +6,7 @@ import {
   type RecordDueJob,
 } from "@switchboard/core";
 import { Logger, type Runner, run, type Task } from "graphile-worker";
+import pg from "pg";
 
 /** One entry per job name core can enqueue; each task is a thin adapter over core. */
 const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>> = {
@@ -17,20 +18,26 @@ const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>
   },
 };
 
-const logger = new Logger(() => (level, message, meta) => {
-  if (level === "error" || level === "warning") console.warn(`[jobs] ${message}`, meta ?? "");
+const logger = new Logger(() => (level, message) => {
+  if (level === "error" || level === "warning") console.warn(`[jobs] ${message}`);
 });
 
 /**
  * Runs the Postgres-backed job queue (graphile-worker) in this process. Any number of worker
  * processes can run it against one database; the queue hands each job to exactly one.
  */
-export async function startJobRunner(deps: CoreDeps, connectionString: string): Promise<Runner> {
+export async function startJobRunner(
+  deps: CoreDeps,
+  connectionString: string,
+): Promise<{ stop(): Promise<void> }> {
+  // Our own pool, so a connection dropped while Postgres shuts down is logged, never a crash.
+  const pgPool = new pg.Pool({ connectionString, max: 12 });
+  pgPool.on("error", (error) => console.warn(`[jobs] connection lost: ${error.message}`));
   const taskList: Record<string, Task> = Object.fromEntries(
     Object.entries(tasks).map(([name, handle]) => [name, (payload) => handle(deps, payload)]),
   );
-  return run({
-    connectionString,
+  const runner: Runner = await run({
+    pgPool,
     concurrency: 10,
     noHandleSignals: true,
     pollInterval: 2000,
@@ -38,4 +45,10 @@ export async function startJobRunner(deps: CoreDeps, connectionString: string): 
     taskList,
     crontab: "*/15 * * * * maintenance_cleanup",
   });
+  return {
+    stop: async () => {
+      await runner.stop();
+      await pgPool.end();
+    },
+  };
 }

@@ -1,5 +1,5 @@
 import { type AgentPlatformSkill, type SkillPayload, skillRecordType } from "@switchboard/contract";
-import { schema, type Tx } from "@switchboard/db";
+import type { Tx } from "@switchboard/db";
 import { and, eq, isNull } from "drizzle-orm";
 import { newId } from "../ids";
 import { syncDueTimer } from "./due-timers";

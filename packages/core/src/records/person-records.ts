@@ -1,5 +1,4 @@
 import { type AgentPlatformSkill, skillPayloads } from "@switchboard/contract";
-import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { CoreDeps } from "../deps";

@@ -173,14 +173,12 @@ describe("due timers", () => {
       [other.id, []],
     ] as const) {
       const conversationId = newId("cnv");
-      await t.deps.db
-        .insert(schema.conversations)
-        .values({
-          id: conversationId,
-          kind: "direct",
-          memberKey: `${agentId}:${person.id}`,
-          createdAt: now,
-        });
+      await t.deps.db.insert(schema.conversations).values({
+        id: conversationId,
+        kind: "direct",
+        memberKey: `${agentId}:${person.id}`,
+        createdAt: now,
+      });
       await t.deps.db.insert(schema.agentContacts).values({
         userId: person.id,
         agentId,

@@ -54,5 +54,8 @@ export const userContacts = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.contactId] }), index("user_contacts_contact_idx").on(t.contactId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.contactId] }),
+    index("user_contacts_contact_idx").on(t.contactId),
+  ],
 );

@@ -3,5 +3,7 @@ import { agentRoute, methods } from "~/server/api-route";
 import { ok } from "~/server/responses";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps }) => ok({ seq: await latestSeq(deps, principal.agentId) })),
+  GET: agentRoute({}, async ({ principal, deps }) =>
+    ok({ seq: await latestSeq(deps, principal.agentId) }),
+  ),
 });

@@ -1,0 +1,57 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
+import { useState } from "react";
+import { onFormSubmit } from "~/components/form";
+
+export default function SignInPage() {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(form: FormData) {
+    setBusy(true);
+    setError(null);
+    const result = await signIn("credentials", {
+      email: String(form.get("email")),
+      password: String(form.get("password")),
+      redirect: false,
+    });
+    setBusy(false);
+    if (result?.ok) router.push("/agents");
+    else setError("That email and password do not match an account.");
+  }
+
+  return (
+    <form onSubmit={onFormSubmit(submit)} className="stack">
+      <h1>Sign in</h1>
+      {error && (
+        <p className="form-error" role="alert" data-testid="signin-error">
+          {error}
+        </p>
+      )}
+      <label>
+        Email
+        <input name="email" type="email" autoComplete="email" required data-testid="signin-email" />
+      </label>
+      <label>
+        Password
+        <input
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          data-testid="signin-password"
+        />
+      </label>
+      <button type="submit" disabled={busy} data-testid="signin-submit">
+        {busy ? "Signing in…" : "Sign in"}
+      </button>
+      <p className="muted">
+        New here? <Link href="/signup">Create an account</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,18 @@
+import type { ReactNode } from "react";
+import { TRPCReactProvider } from "~/trpc/client";
+import "./globals.css";
+
+export const metadata = {
+  title: "Switchboard",
+  description: "AI agents as contacts, under your consent",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body>
+        <TRPCReactProvider>{children}</TRPCReactProvider>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,38 @@
+import postgres from "postgres";
+import { expect, inject, it } from "vitest";
+import { createTestDatabase, dropDatabase } from "./testing";
+import { withDatabase } from "./url";
+
+it("gives each test file its own migrated database, job queue schema included", async () => {
+  const server = inject("testDatabase");
+  const [a, b] = await Promise.all([createTestDatabase(server), createTestDatabase(server)]);
+  expect(a.name).not.toBe(b.name);
+  const sql = postgres(a.url, { max: 1, onnotice: () => {} });
+  try {
+    const tables =
+      await sql`select table_name from information_schema.tables where table_schema = 'public'`;
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining([
+        "users",
+        "agents",
+        "events",
+        "messages",
+        "actions",
+        "tasks",
+        "rate_counters",
+      ]),
+    );
+    const [queue] =
+      await sql`select count(*)::int as n from information_schema.schemata where schema_name = 'graphile_worker'`;
+    expect(queue?.n).toBe(1);
+  } finally {
+    await sql.end();
+  }
+  await Promise.all([dropDatabase(server.adminUrl, a.name), dropDatabase(server.adminUrl, b.name)]);
+});
+
+it("points a server URL at another database", () => {
+  expect(withDatabase("postgres://u:p@127.0.0.1:5432/postgres?sslmode=disable", "other")).toBe(
+    "postgres://u:p@127.0.0.1:5432/other?sslmode=disable",
+  );
+});
