@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
@@ -7,6 +9,7 @@ import {
   authenticateDeveloper,
   CoreError,
   getAgentMe,
+  readEvents,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -197,5 +200,137 @@ describe("errors", () => {
     const help = await cli("--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("token mint --agent AGENT [--expires ISO]");
+  });
+});
+
+describe("as a person", () => {
+  it("adds an agent, writes to it (text and a voice file), and manages consent", async () => {
+    const owner = (await cli("user", "create")).out.user;
+    const person = (await cli("user", "create", "--name", "Pat")).out.user;
+    const agent = (
+      await cli(
+        "agent",
+        "create",
+        "--owner",
+        owner.id,
+        "--name",
+        "A",
+        "--scopes",
+        "messages:read,messages:write",
+      )
+    ).out.agent;
+
+    const added = await cli(
+      "contact",
+      "add",
+      "--user",
+      person.num,
+      "--agent",
+      agent.num,
+      "--grant",
+      "messages:read",
+    );
+    expect(added.out).toEqual({ conversationId: expect.stringMatching(/^cnv_/) });
+    const text = await cli("send", "--from", person.num, "--to", agent.num, "--content", "hello");
+    expect(text.out.message).toMatchObject({
+      type: "text",
+      content: "hello",
+      senderId: person.id,
+      senderNum: person.num,
+    });
+
+    const wav = Buffer.alloc(44 + 200);
+    wav.write("RIFF", 0);
+    wav.write("WAVE", 8);
+    const file = `${mkdtempSync(`${tmpdir()}/sb-cli-`)}/note.wav`;
+    writeFileSync(file, wav);
+    const voice = await cli(
+      "send",
+      "--from",
+      person.id,
+      "--to",
+      agent.id,
+      "--type",
+      "voice",
+      "--audio",
+      file,
+      "--duration",
+      "1.5",
+    );
+    expect(voice.out.message).toMatchObject({
+      type: "voice",
+      audio: { data: expect.stringMatching(/^\/objects\//), duration: "1.5" },
+    });
+    expect(
+      (await cli("transcript", "--message", voice.out.message.id, "--text", "hi there")).out,
+    ).toEqual({ ok: true });
+
+    const events = (await readEvents(t.deps, agent.id, 0, 10)).events.map((e) => e.type);
+    expect(events).toEqual([
+      "contact.added",
+      "message.received",
+      "message.received",
+      "message.transcript",
+    ]);
+
+    expect(
+      (
+        await cli(
+          "grant",
+          "set",
+          "--user",
+          person.id,
+          "--agent",
+          agent.id,
+          "--scopes",
+          "messages:read,messages:write",
+        )
+      ).out,
+    ).toEqual({
+      grantedScopes: ["messages:read", "messages:write"],
+    });
+    expect(
+      (
+        await cli(
+          "initiation",
+          "set",
+          "--user",
+          person.id,
+          "--agent",
+          agent.id,
+          "--mode",
+          "reply_only",
+        )
+      ).out,
+    ).toEqual({ ok: true });
+    expect((await cli("block", "--user", person.id, "--agent", agent.id)).out).toEqual({
+      ok: true,
+    });
+    expect(
+      (await cli("send", "--from", person.id, "--to", agent.id, "--content", "x")).err.error.code,
+    ).toBe("blocked");
+    expect((await cli("unblock", "--user", person.id, "--agent", agent.id)).out).toEqual({
+      ok: true,
+    });
+    expect((await cli("contact", "remove", "--user", person.id, "--agent", agent.id)).out).toEqual({
+      ok: true,
+    });
+    expect(
+      (await cli("send", "--from", person.id, "--to", agent.id, "--content", "x")).err.error.code,
+    ).toBe("not_a_contact");
+    expect(
+      (
+        await cli(
+          "initiation",
+          "set",
+          "--user",
+          person.id,
+          "--agent",
+          agent.id,
+          "--mode",
+          "sometimes",
+        )
+      ).err.error.code,
+    ).toBe("validation_error");
   });
 });

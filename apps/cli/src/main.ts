@@ -1,11 +1,18 @@
 import { runCli } from "./command";
 import { agentCommands } from "./commands/agent";
 import { devkeyCommands } from "./commands/devkey";
+import { personCommands } from "./commands/person";
 import { tokenCommands } from "./commands/token";
 import { userCommands } from "./commands/user";
 
 /** Every command group; adding one is one line here. */
-const commands = [...userCommands, ...agentCommands, ...tokenCommands, ...devkeyCommands];
+const commands = [
+  ...userCommands,
+  ...agentCommands,
+  ...tokenCommands,
+  ...devkeyCommands,
+  ...personCommands,
+];
 
 const argv = process.argv.slice(2);
 if (argv[0] === "start") {

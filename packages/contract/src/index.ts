@@ -4,6 +4,7 @@ export * from "./developer";
 export * from "./errors";
 export * from "./events";
 export * from "./health";
+export * from "./messages";
 export * from "./records";
 export * from "./scopes";
 export * from "./stream";
