@@ -1,4 +1,5 @@
 import { runCli } from "./command";
+import { actionCommands } from "./commands/actions";
 import { agentCommands } from "./commands/agent";
 import { devkeyCommands } from "./commands/devkey";
 import { personCommands } from "./commands/person";
@@ -12,6 +13,7 @@ const commands = [
   ...tokenCommands,
   ...devkeyCommands,
   ...personCommands,
+  ...actionCommands,
 ];
 
 const argv = process.argv.slice(2);

@@ -35,3 +35,8 @@ export * from "./records/fire-record-due";
 export * from "./records/person-records";
 export * from "./records/projections";
 export * from "./settings";
+export * from "./actions/action-shape";
+export * from "./actions/decide-action";
+export * from "./actions/list-actions";
+export * from "./actions/propose-action";
+export * from "./records/agent-records";

@@ -1,6 +1,7 @@
 import {
   type CoreDeps,
   cleanupExpired,
+  expireAction,
   fireRecordDue,
   type JobName,
   type RecordDueJob,
@@ -12,6 +13,9 @@ import pg from "pg";
 const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>> = {
   maintenance_cleanup: async (deps) => {
     await cleanupExpired(deps);
+  },
+  action_expire: async (deps, payload) => {
+    await expireAction(deps, (payload as { actionId: string }).actionId);
   },
   record_due: async (deps, payload) => {
     await fireRecordDue(deps, payload as RecordDueJob);

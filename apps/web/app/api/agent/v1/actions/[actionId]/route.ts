@@ -1,0 +1,9 @@
+import { getAgentAction } from "@switchboard/core";
+import { agentRoute, methods } from "~/server/api-route";
+import { ok } from "~/server/responses";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: agentRoute({}, async ({ principal, deps, params }) =>
+    ok({ action: await getAgentAction(deps, principal.agentId, params.actionId as string) }),
+  ),
+});

@@ -1,0 +1,9 @@
+import { listRecordsForAgent } from "@switchboard/core";
+import { agentRoute, methods } from "~/server/api-route";
+import { ok } from "~/server/responses";
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  GET: agentRoute({}, async ({ principal, deps, params }) =>
+    ok({ tasks: await listRecordsForAgent(deps, principal.agentId, params.conversationId as string, "task") }),
+  ),
+});

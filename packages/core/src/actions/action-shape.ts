@@ -1,0 +1,23 @@
+import type { AgentAction, AgentActionExecution, AgentPlatformSkill } from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+
+export type ActionRow = typeof schema.actions.$inferSelect;
+
+export function toAgentAction(row: ActionRow): AgentAction {
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    userId: row.userId,
+    kind: row.kind,
+    title: row.title,
+    description: row.description,
+    payload: row.payload,
+    editedPayload: row.editedPayload,
+    state: row.state,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    skill: (row.skill as AgentPlatformSkill | null) ?? null,
+    execution: (row.execution as AgentActionExecution | null) ?? null,
+  };
+}

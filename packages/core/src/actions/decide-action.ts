@@ -1,0 +1,140 @@
+import type { AgentAction } from "@switchboard/contract";
+import { schema, type Tx } from "@switchboard/db";
+import { eq } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { appendEvents } from "../events/append-event";
+import { notifyTopics } from "../events/notifier";
+import { findUser } from "../identity/users";
+import { cancelJob, enqueueJob } from "../jobs/enqueue-job";
+import { type ActionRow, toAgentAction } from "./action-shape";
+import { checkCustomPayload, checkSkillPayload, runSkill } from "./run-skill";
+
+const { actions } = schema;
+
+export interface Decision {
+  userRef: string;
+  actionId: string;
+  approve: boolean;
+  /** The person's edit of the payload, validated like the original. */
+  editedPayload?: unknown;
+  /** Where the decision was made; it must be the proposal's own 1:1 conversation. */
+  conversationId?: string;
+}
+
+/**
+ * A person approves (optionally with an edited payload) or rejects a pending proposal. Only the
+ * approver, only in that 1:1 conversation, only before it expires: the row is locked, so a
+ * decision racing the expiry timer has exactly one winner. An approved skill runs on the
+ * approver's account in the same transaction, and the agent hears `action.approved` or
+ * `action.rejected` with the whole action.
+ */
+export async function decideAction(deps: CoreDeps, decision: Decision): Promise<AgentAction> {
+  const user = await findUser(deps, decision.userRef);
+  const now = deps.clock.now();
+  const result = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(actions)
+      .where(eq(actions.id, decision.actionId))
+      .for("update");
+    if (!row || row.userId !== user.id)
+      throw new CoreError("not_found", `No proposal ${decision.actionId} for you`);
+    if (decision.conversationId && decision.conversationId !== row.conversationId)
+      throw new CoreError("forbidden", "Decide a proposal in the conversation where it was made");
+    if (row.state !== "pending")
+      throw new CoreError("conflict", `This proposal is already ${row.state}`);
+    // Past its time but the timer has not run yet: it expires now (and that commits), then the
+    // decision is refused below.
+    if (row.expiresAt <= now) {
+      await expireLocked(tx, row, now);
+      return null;
+    }
+    let editedPayload: Record<string, unknown> | null = null;
+    let execution = null;
+    if (decision.approve) {
+      if (decision.editedPayload !== undefined)
+        editedPayload = row.skill
+          ? (checkSkillPayload(
+              row.skill as never,
+              decision.editedPayload,
+              "editedPayload",
+            ) as Record<string, unknown>)
+          : checkCustomPayload(decision.editedPayload, "editedPayload");
+      if (row.skill)
+        execution = await runSkill(
+          tx,
+          user.id,
+          row.skill as never,
+          editedPayload ?? row.payload,
+          now,
+          false,
+        );
+    }
+    const [updated] = await tx
+      .update(actions)
+      .set({
+        state: decision.approve ? "approved" : "rejected",
+        editedPayload,
+        execution,
+        resolvedAt: now,
+      })
+      .where(eq(actions.id, row.id))
+      .returning();
+    const action = toAgentAction(updated as ActionRow);
+    await cancelJob(tx, `expire:${row.id}`);
+    await notifyTopics(tx, [`user:${user.id}`]);
+    await appendEvents(tx, now, [
+      {
+        agentId: row.agentId,
+        type: decision.approve ? "action.approved" : "action.rejected",
+        payload: { conversationId: row.conversationId, action },
+      },
+    ]);
+    return action;
+  });
+  if (!result) throw new CoreError("conflict", "This proposal has expired");
+  return result;
+}
+
+async function expireLocked(tx: Tx, row: ActionRow, now: Date) {
+  const [updated] = await tx
+    .update(actions)
+    .set({ state: "expired", resolvedAt: now })
+    .where(eq(actions.id, row.id))
+    .returning();
+  await notifyTopics(tx, [`user:${row.userId}`]);
+  await appendEvents(tx, now, [
+    {
+      agentId: row.agentId,
+      type: "action.expired",
+      payload: { conversationId: row.conversationId, action: toAgentAction(updated as ActionRow) },
+    },
+  ]);
+}
+
+/**
+ * The expiry timer: a proposal nobody decided by `expiresAt` expires (fail-closed). A timer
+ * that fires a moment early (clock skew between the queue and this process) is set again.
+ */
+export async function expireAction(
+  deps: CoreDeps,
+  actionId: string,
+): Promise<"expired" | "decided" | "rescheduled"> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(actions).where(eq(actions.id, actionId)).for("update");
+    if (!row || row.state !== "pending") return "decided";
+    if (row.expiresAt > now) {
+      await enqueueJob(
+        tx,
+        "action_expire",
+        { actionId },
+        { runAt: row.expiresAt, jobKey: `expire:${actionId}` },
+      );
+      return "rescheduled";
+    }
+    await expireLocked(tx, row, now);
+    return "expired";
+  });
+}
