@@ -1,8 +1,8 @@
 import {
   createRecord,
   decideAction,
-  RecordTypeSchema,
   parseInput,
+  RecordTypeSchema,
   setAutoExecute,
 } from "@switchboard/core";
 import { z } from "zod";

@@ -1,5 +1,5 @@
 import type { AgentAction, AgentActionExecution, AgentPlatformSkill } from "@switchboard/contract";
-import { schema } from "@switchboard/db";
+import type { schema } from "@switchboard/db";
 
 export type ActionRow = typeof schema.actions.$inferSelect;
 

@@ -124,7 +124,7 @@ export async function expireAction(
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx.select().from(actions).where(eq(actions.id, actionId)).for("update");
-    if (!row || row.state !== "pending") return "decided";
+    if (row?.state !== "pending") return "decided";
     if (row.expiresAt > now) {
       await enqueueJob(
         tx,

@@ -3,9 +3,9 @@ import {
   type AgentPlatformSkill,
   MAX_PAYLOAD_BYTES,
   skillPayloads,
+  toErrorIssues,
 } from "@switchboard/contract";
 import type { Tx } from "@switchboard/db";
-import { toErrorIssues } from "@switchboard/contract";
 import { CoreError } from "../errors";
 import { applySkill } from "../records/apply-skill";
 

@@ -4,6 +4,13 @@ import { ok } from "~/server/responses";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   GET: agentRoute({}, async ({ principal, deps, params }) =>
-    ok({ events: await listRecordsForAgent(deps, principal.agentId, params.conversationId as string, "event") }),
+    ok({
+      events: await listRecordsForAgent(
+        deps,
+        principal.agentId,
+        params.conversationId as string,
+        "event",
+      ),
+    }),
   ),
 });
