@@ -7,6 +7,7 @@ import {
   loadConfig,
   mintAgentToken,
 } from "@switchboard/core";
+import { schema } from "@switchboard/db";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -34,10 +35,13 @@ try {
   const authorize = await measure(() => authorizeAgentRequest(deps, token));
 
   // Round trips per call: the same function over a connection that counts the queries it sends.
-  const countingDeps = { ...deps, db: drizzle(counting, { casing: "snake_case" }) };
+  const countingDeps: typeof deps = {
+    ...deps,
+    db: drizzle(counting, { schema, casing: "snake_case" }),
+  };
   await counting`select 1`; // a new connection first looks up types, once
   queries = 0;
-  await authorizeAgentRequest(countingDeps as typeof deps, token);
+  await authorizeAgentRequest(countingDeps, token);
   const perCall = queries;
 
   console.log(
