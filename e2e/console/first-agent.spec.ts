@@ -1,31 +1,34 @@
 import { expect, test } from "@playwright/test";
+import { signUp, uniqueEmail } from "./sign-up";
 
 test("sign up, create an agent, mint a token, call the API with it; pause and resume", async ({
   page,
   request,
 }) => {
-  const email = `owner-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   await page.goto("/");
   await expect(page).toHaveURL(/\/signin$/);
   await page.getByRole("link", { name: "Create an account" }).click();
+  await expect(page).toHaveURL(/\/signup$/);
 
   await page.getByTestId("signup-name").fill("Olive Owner");
-  await page.getByTestId("signup-email").fill(email);
+  await page.getByTestId("signup-email").fill(uniqueEmail("owner"));
   await page.getByTestId("signup-password").fill("correct horse battery");
   await page.getByTestId("signup-submit").click();
   await expect(page).toHaveURL(/\/agents$/);
   await expect(page.getByTestId("whoami")).toContainText("Olive Owner");
-  await expect(page.getByTestId("whoami")).toContainText(/\d{3}-\d{3}-\d{3}/);
+  await expect(page.getByTestId("whoami-num")).toHaveText(/^\d{3}-\d{3}-\d{3}$/);
 
   await page.getByTestId("agent-name").fill("Concierge");
   await page.getByTestId("agent-create").click();
   await expect(page.getByTestId("agent-created")).toContainText(/800-\d{3}-\d{3}/);
   await page.getByTestId("agent-list").getByRole("link", { name: "Concierge" }).click();
   await expect(page.getByTestId("agent-title")).toHaveText("Concierge");
+  await expect(page.getByTestId("agent-state")).toHaveText("active");
 
   await page.getByTestId("token-mint").click();
+  await expect(page.getByTestId("token-value-box")).toContainText("won't see it again");
   const token = (await page.getByTestId("token-value").textContent())?.trim() ?? "";
-  expect(token).toMatch(/^sbat_/);
+  expect(token).toMatch(/^sbat_\S+$/);
   await expect(page.getByTestId("token-list")).toContainText("active");
 
   const auth = { Authorization: `Bearer agent:${token}` };
@@ -33,6 +36,7 @@ test("sign up, create an agent, mint a token, call the API with it; pause and re
   expect(me.status()).toBe(200);
   expect(await me.json()).toMatchObject({
     displayName: "Concierge",
+    userType: "agent",
     num: expect.stringMatching(/^800-\d{3}-\d{3}$/),
   });
 
@@ -45,18 +49,48 @@ test("sign up, create an agent, mint a token, call the API with it; pause and re
 
   await page.getByTestId("agent-resume").click();
   await expect(page.getByTestId("agent-state")).toHaveText("active");
-  expect((await request.get("/api/agent/v1/me", { headers: auth })).status()).toBe(200);
+  const resumed = await request.get("/api/agent/v1/me", { headers: auth });
+  expect(resumed.status()).toBe(200);
   await expect(page.getByTestId("rate-requests")).toContainText(/\d+ \/ 300/);
 });
 
+test("a token is shown once; revoking it (after confirming) ends its API access", async ({
+  page,
+  request,
+}) => {
+  await signUp(page, "Rita Revoker");
+  await page.getByTestId("agent-name").fill("Short-lived");
+  await page.getByTestId("agent-create").click();
+  await page.getByTestId("agent-created").getByRole("link").click();
+  await page.getByTestId("token-mint").click();
+  const token = (await page.getByTestId("token-value").textContent())?.trim() ?? "";
+  const auth = { Authorization: `Bearer agent:${token}` };
+  expect((await request.get("/api/agent/v1/me", { headers: auth })).status()).toBe(200);
+
+  await page.reload();
+  await expect(page.getByTestId("token-list")).toContainText("active");
+  await expect(page.getByTestId("token-value")).toHaveCount(0);
+  await expect(page.getByTestId("token-list")).not.toContainText(token);
+
+  // Dismissing the confirmation keeps the token; accepting it revokes.
+  page.once("dialog", (dialog) => dialog.dismiss());
+  await page.getByTestId("token-revoke").click();
+  await expect(page.getByTestId("token-list")).toContainText("active");
+  expect((await request.get("/api/agent/v1/me", { headers: auth })).status()).toBe(200);
+
+  page.once("dialog", (dialog) => {
+    expect(dialog.message()).toContain("Revoke token");
+    return dialog.accept();
+  });
+  await page.getByTestId("token-revoke").click();
+  await expect(page.getByTestId("token-list")).toContainText("revoked");
+  const revoked = await request.get("/api/agent/v1/me", { headers: auth });
+  expect(revoked.status()).toBe(401);
+  expect((await revoked.json()).error.code).toBe("token_revoked");
+});
+
 test("profile edits show field errors from the server and save valid changes", async ({ page }) => {
-  const email = `editor-${Date.now()}@example.com`;
-  await page.goto("/signup");
-  await page.getByTestId("signup-name").fill("Ed");
-  await page.getByTestId("signup-email").fill(email);
-  await page.getByTestId("signup-password").fill("correct horse battery");
-  await page.getByTestId("signup-submit").click();
-  await expect(page).toHaveURL(/\/agents$/);
+  const { email, password } = await signUp(page, "Ed");
   await page.getByTestId("agent-name").fill("Editable");
   await page.getByTestId("agent-create").click();
   await page.getByTestId("agent-created").getByRole("link").click();
@@ -64,11 +98,18 @@ test("profile edits show field errors from the server and save valid changes", a
   await page.getByTestId("profile-avatar").fill("http://insecure.example.com/a.png");
   await page.getByTestId("profile-save").click();
   await expect(page.getByText("must be an https URL")).toBeVisible();
+  await expect(page.getByTestId("profile-avatar")).toHaveAttribute("aria-invalid", "true");
 
   await page.getByTestId("profile-avatar").fill("https://cdn.example.com/a.png");
   await page.getByTestId("profile-name").fill("Edited Agent");
+  await page.getByTestId("profile-bio").fill("Books tables and answers questions.");
+  await page.getByTestId("profile-scopes").getByLabel("tasks:read").check();
   await page.getByTestId("profile-save").click();
   await expect(page.getByTestId("agent-title")).toHaveText("Edited Agent");
+  await expect(page.getByTestId("profile-saved")).toBeVisible();
+  await page.reload();
+  await expect(page.getByTestId("profile-bio")).toHaveValue("Books tables and answers questions.");
+  await expect(page.getByTestId("profile-scopes").getByLabel("tasks:read")).toBeChecked();
 
   // Sign out and back in.
   await page.getByTestId("sign-out").click();
@@ -77,8 +118,15 @@ test("profile edits show field errors from the server and save valid changes", a
   await page.getByTestId("signin-password").fill("wrong password");
   await page.getByTestId("signin-submit").click();
   await expect(page.getByTestId("signin-error")).toContainText("do not match");
-  await page.getByTestId("signin-password").fill("correct horse battery");
+  await page.getByTestId("signin-password").fill(password);
   await page.getByTestId("signin-submit").click();
   await expect(page).toHaveURL(/\/agents$/);
   await expect(page.getByTestId("agent-list")).toContainText("Edited Agent");
+});
+
+test("console pages send signed-out visitors to sign in", async ({ page }) => {
+  for (const path of ["/agents", "/agents/agt_unknown", "/self-chat"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/signin$/);
+  }
 });

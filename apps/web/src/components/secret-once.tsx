@@ -1,8 +1,30 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 
-/** A secret shown once (token, key) with a copy button and a plain warning. */
+/** Copies text; falls back to a selection copy where the Clipboard API is missing (plain http). */
+async function copyText(text: string, element: HTMLElement | null): Promise<boolean> {
+  try {
+    if (navigator.clipboard) {
+      await navigator.clipboard.writeText(text);
+      return true;
+    }
+  } catch {
+    // fall through to the selection copy
+  }
+  if (!element) return false;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const selection = window.getSelection();
+  selection?.removeAllRanges();
+  selection?.addRange(range);
+  return document.execCommand("copy");
+}
+
+/**
+ * A secret shown once (agent token, developer key): the value, a Copy button, and a plain
+ * warning that it cannot be shown again — only its hash is kept.
+ */
 export function SecretOnce({
   label,
   value,
@@ -12,23 +34,33 @@ export function SecretOnce({
   value: string;
   testId: string;
 }) {
-  const [copied, setCopied] = useState(false);
+  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
+  const code = useRef<HTMLElement>(null);
   return (
-    <div className="notice" role="status">
-      <strong>{label}</strong> — copy it now; you won't be able to see it again.
+    <div className="secret-once" role="status" data-testid={`${testId}-box`}>
+      <div>
+        <strong>{label}</strong>
+        <p className="secret-note">
+          Copy it now and keep it somewhere safe. You won't see it again: Switchboard keeps only a
+          hash of it.
+        </p>
+      </div>
       <div className="secret">
-        <code data-testid={testId}>{value}</code>
+        <code ref={code} data-testid={testId}>
+          {value}
+        </code>
         <button
           type="button"
           className="secondary"
-          onClick={async () => {
-            await navigator.clipboard?.writeText(value).catch(() => {});
-            setCopied(true);
-          }}
+          onClick={async () => setCopy((await copyText(value, code.current)) ? "copied" : "failed")}
+          data-testid={`${testId}-copy`}
         >
-          {copied ? "Copied" : "Copy"}
+          {copy === "copied" ? "Copied" : "Copy"}
         </button>
       </div>
+      {copy === "failed" && (
+        <p className="secret-note">Copying was blocked; select the text and copy it by hand.</p>
+      )}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { createTRPCClient, httpBatchLink } from "@trpc/client";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { type ReactNode, useState } from "react";
 import superjson from "superjson";
@@ -9,11 +9,35 @@ import type { AppRouter } from "./router";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 
+/** The HTTP status of a failed console call, when the server answered one. */
+function statusOf(error: unknown): number | undefined {
+  return error instanceof TRPCClientError
+    ? (error.data as { httpStatus?: number } | undefined)?.httpStatus
+    : undefined;
+}
+
+/** A session that ended (expired, signed out in another tab) sends the person to sign in. */
+function onError(error: unknown) {
+  if (statusOf(error) === 401) window.location.assign("/signin");
+}
+
+function makeQueryClient() {
+  return new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
+    defaultOptions: {
+      queries: {
+        staleTime: 1000,
+        // A refusal (4xx) will not change on retry; a network blip or a 5xx might.
+        retry: (failures, error) => failures < 2 && (statusOf(error) ?? 500) >= 500,
+      },
+    },
+  });
+}
+
 /** The console's data layer: one query client and one tRPC client per browser tab. */
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 1000, retry: 1 } } }),
-  );
+  const [queryClient] = useState(makeQueryClient);
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [httpBatchLink({ url: "/api/trpc", transformer: superjson })],

@@ -1,20 +1,31 @@
 import "server-only";
-import { type ErrorCode, errorStatus, toErrorIssues } from "@switchboard/contract";
-import { type CoreDeps, CoreError } from "@switchboard/core";
+import { type ErrorCode, type ErrorIssue, errorStatus, toErrorIssues } from "@switchboard/contract";
+import { type CoreDeps, CoreError, getOwnedAgent } from "@switchboard/core";
 import { initTRPC, TRPCError } from "@trpc/server";
+import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
-import { ZodError } from "zod";
+import { ZodError, z } from "zod";
 import type { SessionUser } from "~/auth/options";
 import { getSessionUser } from "~/auth/session";
 import { getDeps } from "~/server/deps";
 
-/** The console's tRPC setup: context, the two procedure kinds, and one error mapping. */
+/**
+ * The console's tRPC setup, in one place: the context (core deps and the signed-in person),
+ * `publicProcedure` and `protectedProcedure`, and the one mapping from thrown errors to what the
+ * console receives — the same `code`, `message` and `issues` the REST API answers.
+ */
 
-export async function createContext(): Promise<{ deps: CoreDeps; user: SessionUser | null }> {
+export interface Context {
+  deps: CoreDeps;
+  user: SessionUser | null;
+}
+
+export async function createContext(): Promise<Context> {
   return { deps: getDeps(), user: await getSessionUser() };
 }
 
-const trpcCodes: Record<number, TRPCError["code"]> = {
+/** A core error's HTTP status (from the contract's table) as the tRPC code that carries it. */
+const trpcCodeByStatus: Record<(typeof errorStatus)[ErrorCode], TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
@@ -23,44 +34,66 @@ const trpcCodes: Record<number, TRPCError["code"]> = {
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
   429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_SERVER_ERROR",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
 };
 
-const t = initTRPC.context<typeof createContext>().create({
-  transformer: superjson,
-  // The same `code` and `issues` the REST API answers, so the console shows the same errors.
-  errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    const code: ErrorCode =
-      cause instanceof CoreError
-        ? cause.code
-        : cause instanceof ZodError
-          ? "validation_error"
-          : error.code === "UNAUTHORIZED"
-            ? "unauthorized"
-            : error.code === "INTERNAL_SERVER_ERROR"
-              ? "internal_error"
-              : "validation_error";
-    const issues =
-      cause instanceof ZodError
-        ? toErrorIssues(cause)
-        : cause instanceof CoreError
-          ? cause.details.issues
-          : undefined;
+/** The spec's code for a failure raised by tRPC itself (bad batch, unknown procedure, …). */
+const codeByTrpcCode: Partial<Record<TRPC_ERROR_CODE_KEY, ErrorCode>> = {
+  PARSE_ERROR: "validation_error",
+  BAD_REQUEST: "validation_error",
+  UNAUTHORIZED: "unauthorized",
+  FORBIDDEN: "forbidden",
+  NOT_FOUND: "not_found",
+  METHOD_NOT_SUPPORTED: "method_not_allowed",
+  CONFLICT: "conflict",
+  PAYLOAD_TOO_LARGE: "payload_too_large",
+  TOO_MANY_REQUESTS: "rate_limited",
+};
+
+/** What a failed console call tells the browser; never a stack or an internal message. */
+export interface ConsoleErrorData {
+  httpStatus: number;
+  code: ErrorCode;
+  issues?: ErrorIssue[];
+  retryAfterSeconds?: number;
+  scope?: string;
+}
+
+export function describeError(error: TRPCError): { message: string; data: ConsoleErrorData } {
+  const cause = error.cause;
+  if (cause instanceof CoreError)
     return {
-      ...shape,
-      message: code === "internal_error" ? "Something went wrong on our side" : shape.message,
-      data: { httpStatus: shape.data.httpStatus, code, issues },
+      message: cause.message,
+      data: { httpStatus: errorStatus[cause.code], code: cause.code, ...cause.details },
     };
+  if (cause instanceof ZodError)
+    return {
+      message: "The request failed validation",
+      data: { httpStatus: 400, code: "validation_error", issues: toErrorIssues(cause) },
+    };
+  const code = codeByTrpcCode[error.code] ?? "internal_error";
+  return code === "internal_error"
+    ? { message: "Something went wrong on our side", data: { httpStatus: 500, code } }
+    : { message: error.message, data: { httpStatus: errorStatus[code], code } };
+}
+
+const t = initTRPC.context<Context>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const { message, data } = describeError(error);
+    return { ...shape, message, data };
   },
 });
 
-/** Core errors become tRPC errors with the status their code maps to. */
+/** A core error leaves a procedure as the tRPC error of its status, so clients see its class. */
 const coreErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof CoreError) {
     const cause = result.error.cause;
     throw new TRPCError({
-      code: trpcCodes[errorStatus[cause.code]] ?? "INTERNAL_SERVER_ERROR",
+      code: trpcCodeByStatus[errorStatus[cause.code]],
       message: cause.message,
       cause,
     });
@@ -69,8 +102,23 @@ const coreErrors = t.middleware(async ({ next }) => {
 });
 
 export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
 export const publicProcedure = t.procedure.use(coreErrors);
+
+/** Signed-in only; `ctx.user` is the person. Agent procedures still check ownership per agent. */
 export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
+
+/**
+ * For procedures on one agent: input `{ agentId, ... }`, and nothing runs unless the signed-in
+ * person owns that agent (core `getOwnedAgent`; 404 `not_found` otherwise, so another owner's
+ * agents do not even show that they exist). `ctx.agent` is the owned agent as read just now.
+ */
+export const ownedAgentProcedure = protectedProcedure
+  .input(z.object({ agentId: z.string().min(1) }))
+  .use(async ({ ctx, input, next }) =>
+    next({ ctx: { agent: await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId) } }),
+  );

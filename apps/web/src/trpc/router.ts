@@ -1,3 +1,4 @@
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { router } from "./init";
 import { agentsRouter } from "./routers/agents";
 import { authRouter } from "./routers/auth";
@@ -5,6 +6,7 @@ import { developerKeysRouter } from "./routers/developer-keys";
 import { selfChatRouter } from "./routers/self-chat";
 import { tokensRouter } from "./routers/tokens";
 
+/** The console's API: one router per capability, each procedure a thin adapter over core. */
 export const appRouter = router({
   auth: authRouter,
   agents: agentsRouter,
@@ -14,3 +16,5 @@ export const appRouter = router({
 });
 
 export type AppRouter = typeof appRouter;
+export type RouterInputs = inferRouterInputs<AppRouter>;
+export type RouterOutputs = inferRouterOutputs<AppRouter>;

@@ -15,18 +15,27 @@ export default function SignInPage() {
     setBusy(true);
     setError(null);
     const result = await signIn("credentials", {
-      email: String(form.get("email")),
-      password: String(form.get("password")),
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
       redirect: false,
-    });
+    }).catch(() => undefined);
+    if (result?.ok) {
+      router.replace("/agents");
+      router.refresh();
+      return;
+    }
     setBusy(false);
-    if (result?.ok) router.push("/agents");
-    else setError("That email and password do not match an account.");
+    setError(
+      result?.error === "CredentialsSignin"
+        ? "That email and password do not match an account."
+        : "Signing in failed. Please try again.",
+    );
   }
 
   return (
-    <form onSubmit={onFormSubmit(submit)} className="stack">
-      <h1>Sign in</h1>
+    <form onSubmit={onFormSubmit(submit)} className="stack" aria-labelledby="signin-heading">
+      <title>Sign in · Switchboard</title>
+      <h1 id="signin-heading">Sign in</h1>
       {error && (
         <p className="form-error" role="alert" data-testid="signin-error">
           {error}

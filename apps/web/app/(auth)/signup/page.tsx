@@ -6,61 +6,91 @@ import { useRouter } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { shownError } from "~/components/errors";
+import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
 import { useTRPC } from "~/trpc/client";
+
+const fields = ["displayName", "email", "password"] as const;
 
 export default function SignUpPage() {
   const trpc = useTRPC();
   const router = useRouter();
   const [signInError, setSignInError] = useState<string | null>(null);
+  const [signingIn, setSigningIn] = useState(false);
   const signUp = useMutation(trpc.auth.signUp.mutationOptions());
-  const error = shownError(signUp.error);
+  const error = shownError(signUp.error, fields);
 
   async function submit(form: FormData) {
     const input = {
-      displayName: String(form.get("displayName")),
-      email: String(form.get("email")),
-      password: String(form.get("password")),
+      displayName: String(form.get("displayName") ?? ""),
+      email: String(form.get("email") ?? ""),
+      password: String(form.get("password") ?? ""),
     };
+    setSignInError(null);
     try {
       await signUp.mutateAsync(input);
     } catch {
       return; // shown from signUp.error
     }
+    // The account exists now; sign in with the same pair, exactly as the sign-in page does.
+    setSigningIn(true);
     const result = await signIn("credentials", {
       email: input.email,
       password: input.password,
       redirect: false,
-    });
-    if (result?.ok) router.push("/agents");
-    else setSignInError("Your account was created, but signing in failed. Try signing in.");
+    }).catch(() => undefined);
+    if (result?.ok) {
+      router.replace("/agents");
+      router.refresh();
+      return;
+    }
+    setSigningIn(false);
+    setSignInError("Your account was created, but signing in failed. Please sign in.");
   }
 
+  const busy = signUp.isPending || signingIn;
   return (
-    <form onSubmit={onFormSubmit(submit)} className="stack">
-      <h1>Create your account</h1>
-      <p className="muted">
-        You get your own number; agents you add reach you only through what you allow.
-      </p>
+    <form onSubmit={onFormSubmit(submit)} className="stack" aria-labelledby="signup-heading">
+      <title>Create your account · Switchboard</title>
+      <div>
+        <h1 id="signup-heading">Create your account</h1>
+        <p className="muted">
+          You get your own number. Agents you add reach you only through what you allow.
+        </p>
+      </div>
       {(error || signInError) && (
-        <p className="form-error" role="alert">
+        <p className="form-error" role="alert" data-testid="signup-error">
           {signInError ?? error?.message}
         </p>
       )}
       <label>
         Your name
-        <input name="displayName" required maxLength={50} data-testid="signup-name" />
-        {error?.fields.displayName && (
-          <span className="field-error">{error.fields.displayName}</span>
-        )}
+        <input
+          name="displayName"
+          required
+          maxLength={50}
+          autoComplete="name"
+          data-testid="signup-name"
+          {...invalidProps("signup-name-error", error?.fields.displayName)}
+        />
+        <FieldError id="signup-name-error" message={error?.fields.displayName} />
       </label>
       <label>
         Email
-        <input name="email" type="email" autoComplete="email" required data-testid="signup-email" />
-        {error?.fields.email && <span className="field-error">{error.fields.email}</span>}
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          data-testid="signup-email"
+          {...invalidProps("signup-email-error", error?.fields.email)}
+        />
+        <FieldError id="signup-email-error" message={error?.fields.email} />
       </label>
       <label>
-        Password <span className="hint">at least 8 characters</span>
+        <span>
+          Password <span className="hint">at least 8 characters</span>
+        </span>
         <input
           name="password"
           type="password"
@@ -68,11 +98,12 @@ export default function SignUpPage() {
           minLength={8}
           required
           data-testid="signup-password"
+          {...invalidProps("signup-password-error", error?.fields.password)}
         />
-        {error?.fields.password && <span className="field-error">{error.fields.password}</span>}
+        <FieldError id="signup-password-error" message={error?.fields.password} />
       </label>
-      <button type="submit" disabled={signUp.isPending} data-testid="signup-submit">
-        {signUp.isPending ? "Creating…" : "Create account"}
+      <button type="submit" disabled={busy} data-testid="signup-submit">
+        {busy ? "Creating your account…" : "Create account"}
       </button>
       <p className="muted">
         Already have an account? <Link href="/signin">Sign in</Link>

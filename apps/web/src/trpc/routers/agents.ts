@@ -7,18 +7,15 @@ import {
 import {
   createAgent,
   getAgentUsage,
-  getOwnedAgent,
   listOwnedAgents,
   pauseAgent,
   resumeAgent,
   updateAgentMe,
 } from "@switchboard/core";
 import { z } from "zod";
-import { protectedProcedure, router } from "../init";
+import { ownedAgentProcedure, protectedProcedure, router } from "../init";
 
-const AgentRef = z.object({ agentId: z.string().min(1) });
-
-/** An owner's agents; every procedure on one agent checks ownership first. */
+/** A person's agents. Procedures on one agent run only for its owner (`ownedAgentProcedure`). */
 export const agentsRouter = router({
   list: protectedProcedure.query(({ ctx }) => listOwnedAgents(ctx.deps, ctx.user.id)),
   create: protectedProcedure
@@ -30,22 +27,13 @@ export const agentsRouter = router({
       }),
     )
     .mutation(({ ctx, input }) => createAgent(ctx.deps, { ownerId: ctx.user.id, ...input })),
-  get: protectedProcedure.input(AgentRef).query(async ({ ctx, input }) => ({
-    agent: await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId),
-    usage: await getAgentUsage(ctx.deps, input.agentId),
+  get: ownedAgentProcedure.query(async ({ ctx }) => ({
+    agent: ctx.agent,
+    usage: await getAgentUsage(ctx.deps, ctx.agent.id),
   })),
-  update: protectedProcedure
-    .input(z.object({ agentId: z.string().min(1), change: AgentUpdateMeRequest }))
-    .mutation(async ({ ctx, input }) => {
-      await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId);
-      return updateAgentMe(ctx.deps, input.agentId, input.change);
-    }),
-  pause: protectedProcedure.input(AgentRef).mutation(async ({ ctx, input }) => {
-    await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId);
-    await pauseAgent(ctx.deps, input.agentId);
-  }),
-  resume: protectedProcedure.input(AgentRef).mutation(async ({ ctx, input }) => {
-    await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId);
-    await resumeAgent(ctx.deps, input.agentId);
-  }),
+  update: ownedAgentProcedure
+    .input(z.object({ change: AgentUpdateMeRequest }))
+    .mutation(({ ctx, input }) => updateAgentMe(ctx.deps, ctx.agent.id, input.change)),
+  pause: ownedAgentProcedure.mutation(({ ctx }) => pauseAgent(ctx.deps, ctx.agent.id)),
+  resume: ownedAgentProcedure.mutation(({ ctx }) => resumeAgent(ctx.deps, ctx.agent.id)),
 });

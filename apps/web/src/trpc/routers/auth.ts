@@ -3,16 +3,23 @@ import { createUser, getUser } from "@switchboard/core";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
+/** The sign-up form; core checks the same rules again, these give each field its own message. */
+const SignUpRequest = z.object({
+  displayName: DisplayName,
+  email: z
+    .string()
+    .trim()
+    .pipe(z.email("must be an email address").max(320, "must be at most 320 characters")),
+  password: z
+    .string()
+    .min(8, "must be at least 8 characters")
+    .max(200, "must be at most 200 characters"),
+});
+
 export const authRouter = router({
-  /** Creates a person account (with a fresh number); the page then signs in. */
+  /** Creates a person account with a fresh number; the page then signs in with the same pair. */
   signUp: publicProcedure
-    .input(
-      z.object({
-        displayName: DisplayName,
-        email: z.string().min(3).max(320),
-        password: z.string().min(8).max(200),
-      }),
-    )
+    .input(SignUpRequest)
     .mutation(({ ctx, input }) => createUser(ctx.deps, input)),
   me: protectedProcedure.query(({ ctx }) => getUser(ctx.deps, ctx.user.id)),
 });

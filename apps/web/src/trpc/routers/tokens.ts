@@ -1,31 +1,20 @@
-import {
-  getOwnedAgent,
-  listAgentTokens,
-  mintAgentToken,
-  revokeAgentToken,
-} from "@switchboard/core";
+import { listAgentTokens, mintAgentToken, revokeAgentToken } from "@switchboard/core";
 import { z } from "zod";
-import { protectedProcedure, router } from "../init";
+import { ownedAgentProcedure, router } from "../init";
 
-const AgentRef = z.object({ agentId: z.string().min(1) });
-
-/** An owned agent's tokens. The raw token is in the mint answer only. */
+/** An owned agent's API tokens. The raw token is in the mint answer only; core keeps its hash. */
 export const tokensRouter = router({
-  list: protectedProcedure.input(AgentRef).query(async ({ ctx, input }) => {
-    await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId);
-    return listAgentTokens(ctx.deps, input.agentId);
-  }),
-  mint: protectedProcedure
-    .input(AgentRef.extend({ expiresAt: z.iso.datetime({ offset: true }).optional() }))
-    .mutation(async ({ ctx, input }) => {
-      await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId);
-      const expiresAt = input.expiresAt ? new Date(input.expiresAt) : undefined;
-      return mintAgentToken(ctx.deps, input.agentId, { expiresAt });
-    }),
-  revoke: protectedProcedure
-    .input(AgentRef.extend({ tokenId: z.string().min(1) }))
-    .mutation(async ({ ctx, input }) => {
-      await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId);
-      await revokeAgentToken(ctx.deps, { tokenId: input.tokenId, agentId: input.agentId });
-    }),
+  list: ownedAgentProcedure.query(({ ctx }) => listAgentTokens(ctx.deps, ctx.agent.id)),
+  mint: ownedAgentProcedure
+    .input(z.object({ expiresAt: z.iso.datetime({ offset: true }).optional() }))
+    .mutation(({ ctx, input }) =>
+      mintAgentToken(ctx.deps, ctx.agent.id, {
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined,
+      }),
+    ),
+  revoke: ownedAgentProcedure
+    .input(z.object({ tokenId: z.string().min(1) }))
+    .mutation(({ ctx, input }) =>
+      revokeAgentToken(ctx.deps, { tokenId: input.tokenId, agentId: ctx.agent.id }),
+    ),
 });

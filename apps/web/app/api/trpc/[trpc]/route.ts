@@ -1,14 +1,8 @@
-import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { createContext } from "~/trpc/init";
-import { appRouter } from "~/trpc/router";
+import { handleTrpcRequest } from "~/trpc/handler";
 
+/** The console's tRPC endpoint; procedures live in src/trpc/routers. */
 function handler(request: Request) {
-  return fetchRequestHandler({
-    endpoint: "/api/trpc",
-    req: request,
-    router: appRouter,
-    createContext,
-  });
+  return handleTrpcRequest(request);
 }
 
 export { handler as GET, handler as POST };

@@ -1,0 +1,85 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { shownError } from "~/components/errors";
+import { formatTime } from "~/components/format";
+import { useTRPC } from "~/trpc/client";
+import { useInvalidateAgent } from "./invalidate";
+
+/** Why the agent is paused, in the owner's words. */
+function pauseReason(reason: string): string {
+  if (reason.startsWith("ceiling:"))
+    return `Paused automatically: it reached its daily ${reason.slice("ceiling:".length)} ceiling.`;
+  return "Paused by you.";
+}
+
+/** The agent's state, and the one button that changes it. */
+export function PauseControl({
+  agentId,
+  paused,
+}: {
+  agentId: string;
+  paused: { at: string; reason: string } | null;
+}) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateAgent(agentId);
+  const pause = useMutation(trpc.agents.pause.mutationOptions({ onSuccess: invalidate }));
+  const resume = useMutation(trpc.agents.resume.mutationOptions({ onSuccess: invalidate }));
+  const error = shownError(pause.error ?? resume.error);
+  const busy = pause.isPending || resume.isPending;
+
+  return (
+    <section
+      className={`card state-card ${paused ? "is-paused" : "is-active"}`}
+      aria-labelledby="state-heading"
+    >
+      <div className="state-text">
+        <h2 id="state-heading">
+          Status{" "}
+          <span className={`badge ${paused ? "warn" : "ok"}`} data-testid="agent-state">
+            {paused ? "paused" : "active"}
+          </span>
+        </h2>
+        {paused ? (
+          <p data-testid="pause-reason">
+            {pauseReason(paused.reason)}{" "}
+            <span className="muted">
+              Since {formatTime(paused.at)}. Every API call answers 403 <code>agent_paused</code>{" "}
+              until you resume; its tokens stay valid.
+            </span>
+          </p>
+        ) : (
+          <p className="muted">
+            It can call the API with its tokens. Pausing makes every call answer 403{" "}
+            <code>agent_paused</code> until you resume it.
+          </p>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error.message}
+          </p>
+        )}
+      </div>
+      {paused ? (
+        <button
+          type="button"
+          onClick={() => resume.mutate({ agentId })}
+          disabled={busy}
+          data-testid="agent-resume"
+        >
+          {resume.isPending ? "Resuming…" : "Resume agent"}
+        </button>
+      ) : (
+        <button
+          type="button"
+          className="danger"
+          onClick={() => pause.mutate({ agentId })}
+          disabled={busy}
+          data-testid="agent-pause"
+        >
+          {pause.isPending ? "Pausing…" : "Pause agent"}
+        </button>
+      )}
+    </section>
+  );
+}

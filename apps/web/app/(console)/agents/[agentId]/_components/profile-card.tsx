@@ -1,0 +1,121 @@
+"use client";
+
+import type { AgentScope, RequestPrivacy } from "@switchboard/contract";
+import { useMutation } from "@tanstack/react-query";
+import { shownError } from "~/components/errors";
+import { FieldError, invalidProps } from "~/components/field-error";
+import { onFormSubmit } from "~/components/form";
+import { PrivacySelect } from "~/components/privacy-select";
+import { ScopePicker, scopesFrom } from "~/components/scope-picker";
+import { useTRPC } from "~/trpc/client";
+import { useInvalidateAgent } from "./invalidate";
+
+interface Profile {
+  displayName: string;
+  bio: string;
+  avatarUrl: string;
+  requestPrivacy: RequestPrivacy;
+  requestedScopes: AgentScope[];
+}
+
+/** Issues from `agents.update` name fields under `change.`, as the input nests them. */
+const fields = [
+  "change.displayName",
+  "change.bio",
+  "change.avatarUrl",
+  "change.requestPrivacy",
+  "change.requestedScopes",
+] as const;
+
+/** The agent's public profile: the same change `PATCH /agent/v1/me` makes. */
+export function ProfileCard({ agentId, profile }: { agentId: string; profile: Profile }) {
+  const trpc = useTRPC();
+  const invalidate = useInvalidateAgent(agentId);
+  const update = useMutation(trpc.agents.update.mutationOptions({ onSuccess: invalidate }));
+  const error = shownError(update.error, fields);
+  const message = (name: (typeof fields)[number]) => error?.fields[name];
+
+  return (
+    <section className="card" aria-labelledby="profile-heading">
+      <h2 id="profile-heading">Profile</h2>
+      <p className="muted">What people see on its contact card and the consent card.</p>
+      {/* Keyed by the saved profile: a save (or a change made through the API) refills it. */}
+      <form
+        key={JSON.stringify(profile)}
+        className="stack"
+        onSubmit={onFormSubmit((form) =>
+          update.mutate({
+            agentId,
+            change: {
+              displayName: String(form.get("displayName") ?? ""),
+              bio: String(form.get("bio") ?? "") || null,
+              avatarUrl: String(form.get("avatarUrl") ?? "").trim() || null,
+              requestPrivacy: String(form.get("requestPrivacy")) as RequestPrivacy,
+              requestedScopes: scopesFrom(form),
+            },
+          }),
+        )}
+      >
+        {error && (
+          <p className="form-error" role="alert" data-testid="profile-error">
+            {error.message}
+          </p>
+        )}
+        <label>
+          Name
+          <input
+            name="displayName"
+            defaultValue={profile.displayName}
+            data-testid="profile-name"
+            {...invalidProps("profile-name-error", message("change.displayName"))}
+          />
+          <FieldError id="profile-name-error" message={message("change.displayName")} />
+        </label>
+        <label>
+          <span>
+            Bio <span className="hint">at most 500 characters</span>
+          </span>
+          <textarea
+            name="bio"
+            rows={3}
+            defaultValue={profile.bio}
+            data-testid="profile-bio"
+            {...invalidProps("profile-bio-error", message("change.bio"))}
+          />
+          <FieldError id="profile-bio-error" message={message("change.bio")} />
+        </label>
+        <label>
+          <span>
+            Avatar URL <span className="hint">an https image address</span>
+          </span>
+          <input
+            name="avatarUrl"
+            inputMode="url"
+            defaultValue={profile.avatarUrl}
+            data-testid="profile-avatar"
+            {...invalidProps("profile-avatar-error", message("change.avatarUrl"))}
+          />
+          <FieldError id="profile-avatar-error" message={message("change.avatarUrl")} />
+        </label>
+        <PrivacySelect defaultValue={profile.requestPrivacy} />
+        <FieldError id="profile-privacy-error" message={message("change.requestPrivacy")} />
+        <ScopePicker
+          legend="Requested scopes (for future adds; existing grants stay as they are)"
+          selected={profile.requestedScopes}
+          testId="profile-scopes"
+        />
+        <FieldError id="profile-scopes-error" message={message("change.requestedScopes")} />
+        <div className="row">
+          <button type="submit" disabled={update.isPending} data-testid="profile-save">
+            {update.isPending ? "Saving…" : "Save profile"}
+          </button>
+          {update.isSuccess && (
+            <span className="success" role="status" data-testid="profile-saved">
+              Saved.
+            </span>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { formatTime } from "~/components/format";
+import { useTRPC } from "~/trpc/client";
+
+/** The self chat, newest at the bottom, polled every 2 s until a live subscription replaces it. */
+export function SelfMessages() {
+  const trpc = useTRPC();
+  const messages = useQuery(trpc.selfChat.list.queryOptions(undefined, { refetchInterval: 2000 }));
+  const list = useRef<HTMLOListElement>(null);
+  const count = messages.data?.length ?? 0;
+
+  useEffect(() => {
+    if (count > 0) list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [count]);
+
+  return (
+    <section className="card" aria-labelledby="messages-heading">
+      <div className="card-head">
+        <h2 id="messages-heading">Messages</h2>
+        <span className="hint">Refreshes every 2 seconds</span>
+      </div>
+      {messages.isPending && <p className="muted">Loading…</p>}
+      {messages.error && <p className="form-error">{messages.error.message}</p>}
+      {count === 0 && !messages.isPending && (
+        <p className="empty" data-testid="self-messages-empty">
+          No messages yet. Create a developer key below and post one with the example.
+        </p>
+      )}
+      <ol className="messages" ref={list} data-testid="self-messages" aria-live="polite">
+        {messages.data?.map((message) => (
+          <li key={message.id} className="bubble" data-testid="self-message">
+            <span className="bubble-text">{message.content}</span>
+            <time dateTime={message.createdAt}>{formatTime(message.createdAt)}</time>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,19 @@
+import { expect, type Page } from "@playwright/test";
+
+/** A fresh address per call, so tests never share an account. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Signs a new person up through the console and waits for the signed-in shell. */
+export async function signUp(page: Page, name: string, email = uniqueEmail("person")) {
+  const password = "correct horse battery";
+  await page.goto("/signup");
+  await page.getByTestId("signup-name").fill(name);
+  await page.getByTestId("signup-email").fill(email);
+  await page.getByTestId("signup-password").fill(password);
+  await page.getByTestId("signup-submit").click();
+  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page.getByTestId("whoami")).toContainText(name);
+  return { email, password };
+}
