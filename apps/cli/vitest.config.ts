@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     globalSetup: ["../../packages/db/src/vitest-global-setup.ts"],
-    // Every assertion spawns the real CLI (a Node process); give a loaded machine room.
+    // Every test runs the real CLI in subprocesses (~0.5-1.5 s each, more on a busy machine).
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

@@ -1,5 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
-  test: { globalSetup: ["./src/vitest-global-setup.ts"], hookTimeout: 60_000 },
+  test: {
+    globalSetup: ["./src/vitest-global-setup.ts"],
+    // Creating databases from the template takes seconds on a busy machine.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
 });

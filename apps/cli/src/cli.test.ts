@@ -8,7 +8,11 @@ import {
   authenticateAgent,
   authenticateDeveloper,
   CoreError,
+  createAgent,
+  createUser,
   getAgentMe,
+  listAgentTokens,
+  listDeveloperKeys,
   readEvents,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
@@ -44,6 +48,8 @@ async function cli(...args: string[]) {
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 async function codeOf(promise: Promise<unknown>) {
   try {
     await promise;
@@ -55,7 +61,7 @@ async function codeOf(promise: Promise<unknown>) {
 }
 
 describe("accounts", () => {
-  it("creates people, agents, tokens and keys with the contract's output shapes", async () => {
+  it("creates people and agents with the contract's output shapes, owners by number or id", async () => {
     const ada = await cli(
       "user",
       "create",
@@ -77,7 +83,7 @@ describe("accounts", () => {
         userType: "business",
       },
     });
-    const [byNum, chosen] = await Promise.all([
+    const [byNum, byId, chosen] = await Promise.all([
       cli(
         "agent",
         "create",
@@ -92,7 +98,9 @@ describe("accounts", () => {
         "--bio",
         "hi",
       ),
-      cli("user", "create", "--num", "321-654-987"),
+      cli("agent", "create", "--owner", ada.out.user.id, "--name", "Plain"),
+      // `help` as a flag's value is a value, not a request for help.
+      cli("user", "create", "--num", "321-654-987", "--name", "help"),
     ]);
     expect(byNum.out).toEqual({
       agent: {
@@ -102,7 +110,7 @@ describe("accounts", () => {
     });
     expect(chosen.out.user).toMatchObject({
       num: "321-654-987",
-      displayName: null,
+      displayName: "help",
       userType: "person",
     });
     expect(await getAgentMe(t.deps, byNum.out.agent.id)).toMatchObject({
@@ -111,95 +119,165 @@ describe("accounts", () => {
       requestPrivacy: "nobody",
       bio: "hi",
     });
+    expect(await getAgentMe(t.deps, byId.out.agent.id)).toMatchObject({
+      ownerId: ada.out.user.id,
+      displayName: "Plain",
+      requestedScopes: [],
+      requestPrivacy: "everyone",
+    });
   });
 
-  it("mints and revokes tokens, pauses and resumes, by id or number", async () => {
-    const owner = (await cli("user", "create")).out.user;
-    const agent = (await cli("agent", "create", "--owner", owner.id, "--name", "A")).out.agent;
-    const [{ out: byNum }, { out: expiring }] = await Promise.all([
-      cli("token", "mint", "--agent", agent.num),
-      cli("token", "mint", "--agent", agent.id, "--expires", "2099-01-01T00:00:00Z"),
-    ]);
-    expect(byNum.token).toMatch(/^sbat_/);
-    expect((await authenticateAgent(t.deps, expiring.token)).agentId).toBe(agent.id);
+  it("mints and revokes tokens, pauses and resumes, suspends and unsuspends, by id or number", async () => {
+    // Accounts made in-process (their CLI shapes are covered above); each round of CLI calls
+    // runs in parallel on separate accounts so that the test spawns few rounds.
+    const pausedOwner = await createUser(t.deps, {});
+    const paused = await createAgent(t.deps, { ownerId: pausedOwner.id, displayName: "P" });
+    const suspended = await createUser(t.deps, {});
+    const ofSuspended = await createAgent(t.deps, { ownerId: suspended.id, displayName: "S" });
 
-    expect((await cli("agent", "pause", "--agent", agent.num)).out).toEqual({ ok: true });
-    expect(await codeOf(authenticateAgent(t.deps, byNum.token).then(assertAgentActive))).toBe(
+    const [byNum, byId, other] = await Promise.all([
+      cli("token", "mint", "--agent", paused.num),
+      cli("token", "mint", "--agent", paused.id, "--expires", "2099-01-01T00:00:00+02:00"),
+      cli("token", "mint", "--agent", ofSuspended.num),
+    ]);
+    expect(byNum.out).toEqual({ token: expect.stringMatching(/^sbat_/) });
+    const principal = await authenticateAgent(t.deps, byId.out.token);
+    expect(principal.agentId).toBe(paused.id);
+    expect((await listAgentTokens(t.deps, paused.id)).map((k) => k.expiresAt).sort()).toEqual([
+      "2098-12-31T22:00:00.000Z",
+      null,
+    ]);
+    expect(await codeOf(authenticateAgent(t.deps, other.out.token))).toBe("ok");
+
+    const round2 = await Promise.all([
+      cli("agent", "pause", "--agent", paused.num),
+      cli("user", "suspend", "--user", suspended.num),
+      cli("token", "revoke", "--token", byId.out.token),
+    ]);
+    for (const result of round2) expect(result.out).toEqual({ ok: true });
+    expect(await codeOf(authenticateAgent(t.deps, byNum.out.token).then(assertAgentActive))).toBe(
       "agent_paused",
     );
-    expect((await cli("agent", "resume", "--agent", agent.id)).out).toEqual({ ok: true });
-    expect(await codeOf(authenticateAgent(t.deps, byNum.token).then(assertAgentActive))).toBe("ok");
+    expect(await codeOf(authenticateAgent(t.deps, other.out.token))).toBe("unauthorized");
+    expect(await codeOf(authenticateAgent(t.deps, byId.out.token))).toBe("token_revoked");
 
-    expect((await cli("user", "suspend", "--user", owner.num)).out).toEqual({ ok: true });
-    expect(await codeOf(authenticateAgent(t.deps, byNum.token))).toBe("unauthorized");
-    await cli("user", "unsuspend", "--user", owner.id);
-
-    expect((await cli("token", "revoke", "--token", byNum.token)).out).toEqual({ ok: true });
-    expect(await codeOf(authenticateAgent(t.deps, byNum.token))).toBe("token_revoked");
+    const round3 = await Promise.all([
+      cli("agent", "resume", "--agent", paused.id),
+      cli("user", "unsuspend", "--user", suspended.id),
+    ]);
+    for (const result of round3) expect(result.out).toEqual({ ok: true });
+    expect(await codeOf(authenticateAgent(t.deps, byNum.out.token).then(assertAgentActive))).toBe(
+      "ok",
+    );
+    expect(await codeOf(authenticateAgent(t.deps, other.out.token).then(assertAgentActive))).toBe(
+      "ok",
+    );
+    expect(await codeOf(authenticateAgent(t.deps, byId.out.token))).toBe("token_revoked");
   });
 
-  it("creates and revokes developer keys with their scopes", async () => {
-    const user = (await cli("user", "create")).out.user;
+  it("creates and revokes developer keys with their scopes and expiry, by number or id", async () => {
+    const user = await createUser(t.deps, {});
     const [{ out: key }, { out: scopeless }] = await Promise.all([
       cli("devkey", "create", "--user", user.num, "--scopes", "self-chat:write"),
-      cli("devkey", "create", "--user", user.id, "--scopes", ""),
+      cli(
+        "devkey",
+        "create",
+        "--user",
+        user.id,
+        "--scopes",
+        "",
+        "--expires",
+        "2099-06-01T00:00:00Z",
+      ),
     ]);
+    expect(key).toEqual({ key: expect.any(String) });
     expect(await authenticateDeveloper(t.deps, key.key)).toMatchObject({
       userId: user.id,
       scopes: ["self-chat:write"],
     });
     expect((await authenticateDeveloper(t.deps, scopeless.key)).scopes).toEqual([]);
+    expect((await listDeveloperKeys(t.deps, user.id)).map((k) => k.expiresAt).sort()).toEqual([
+      "2099-06-01T00:00:00.000Z",
+      null,
+    ]);
+
     expect((await cli("devkey", "revoke", "--key", key.key)).out).toEqual({ ok: true });
     expect(await codeOf(authenticateDeveloper(t.deps, key.key))).toBe("key_revoked");
+    expect(await codeOf(authenticateDeveloper(t.deps, scopeless.key))).toBe("ok");
   });
 });
 
-describe("errors", () => {
+describe("errors and help", () => {
   it("prints one error object on stderr, nothing on stdout, and exits non-zero", async () => {
-    await cli("user", "create", "--num", "111-222-333");
-    const cases: [string[], string, RegExp][] = [
-      [["frobnicate"], "validation_error", /Unknown command/],
-      [["agent", "create", "--name", "x"], "validation_error", /Missing --owner/],
-      [["agent", "create", "--owner", "nobody-here", "--name", "x"], "not_found", /nobody-here/],
-      [["user", "create", "--colour", "red"], "validation_error", /colour/],
-      [["user", "create", "--num", "12-34"], "validation_error", /num/],
-      [["user", "create", "--num", "111-222-333"], "conflict", /taken/],
+    const taken = await createUser(t.deps, { num: "111-222-333" });
+    await createAgent(t.deps, { ownerId: taken.id, displayName: "A" });
+    const usage = (line: string) => new RegExp(`usage: switchboard ${escapeRegExp(line)}`);
+    const cases: [string[], string, RegExp[]][] = [
+      [
+        ["frobnicate"],
+        "validation_error",
+        [/Unknown command: frobnicate/, /\n {2}user create \[--name N\]/],
+      ],
+      [["user"], "validation_error", [/Missing subcommand: user/, /user unsuspend --user USER/]],
+      [
+        ["agent", "create", "--name", "x"],
+        "validation_error",
+        [/Missing --owner/, usage("agent create --owner USER --name N")],
+      ],
+      [["agent", "create", "--owner", "nobody-here", "--name", "x"], "not_found", [/nobody-here/]],
+      [
+        ["agent", "create", "--owner", "111-222-333", "--name", "x", "--scopes", "files:read"],
+        "validation_error",
+        [/scopes/, usage("agent create")],
+      ],
+      [["user", "create", "--colour", "red"], "validation_error", [/colour/, usage("user create")]],
+      [["user", "create", "--type", "agent"], "validation_error", [/type/]],
+      [["user", "create", "--num", "12-34"], "validation_error", [/num/, usage("user create")]],
+      [["user", "create", "--num", "111-222-333"], "conflict", [/taken/]],
+      [["user", "suspend", "--user"], "validation_error", [/--user/, usage("user suspend")]],
+      [["user", "suspend", "--user", "x", "y"], "validation_error", [/Unexpected argument: y/]],
       [
         ["devkey", "create", "--user", "111-222-333", "--scopes", "everything"],
         "validation_error",
-        /scopes/,
+        [/scopes/, usage("devkey create")],
       ],
       [
-        ["token", "mint", "--agent", "800-000-000", "--expires", "tomorrow"],
+        ["token", "mint", "--agent", "800-000-000", "--expires", "2099-01-01T00:00:00"],
         "validation_error",
-        /ISO/,
+        [/--expires must be an ISO 8601 date-time with an offset/, usage("token mint")],
       ],
     ];
     const results = await Promise.all(cases.map(([args]) => cli(...args)));
     results.forEach((result, i) => {
-      const [args, code, message] = cases[i]!;
-      expect(result.code, args.join(" ")).not.toBe(0);
-      expect(result.stdout, args.join(" ")).toBe("");
-      expect(result.err.error.code, args.join(" ")).toBe(code);
-      expect(result.err.error.message, args.join(" ")).toMatch(message);
+      const [args, code, messages] = cases[i]!;
+      const what = args.join(" ");
+      expect(result.code, what).not.toBe(0);
+      expect(result.stdout, what).toBe("");
+      expect(result.err.error.code, what).toBe(code);
+      for (const message of messages) expect(result.err.error.message, what).toMatch(message);
     });
-    const scopes = await cli(
-      "agent",
-      "create",
-      "--owner",
-      "111-222-333",
-      "--name",
-      "x",
-      "--scopes",
-      "messages:read,files:read",
-    );
-    expect(scopes.err.error.code).toBe("validation_error");
   });
 
-  it("prints usage for --help", async () => {
-    const help = await cli("--help");
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain("token mint --agent AGENT [--expires ISO]");
+  it("prints usage on stdout for no command, --help, a group's --help and a command's --help", async () => {
+    const [none, help, group, one] = await Promise.all([
+      cli(),
+      cli("--help"),
+      cli("token", "--help"),
+      cli("devkey", "create", "--help"),
+    ]);
+    for (const result of [none, help, group, one]) {
+      expect(result.code).toBe(0);
+      expect(result.stderr).toBe("");
+    }
+    expect(none.stdout).toBe(help.stdout);
+    expect(help.stdout).toContain("  start [--dev]");
+    expect(help.stdout).toContain("  token mint --agent AGENT [--expires ISO]");
+    expect(help.stdout).toContain("  devkey revoke --key KEY");
+    expect(group.stdout).toContain("  token revoke --token TOKEN");
+    expect(group.stdout).not.toContain("devkey");
+    expect(one.stdout).toBe(
+      "usage: switchboard devkey create --user USER --scopes S,... [--expires ISO]\n",
+    );
   });
 });
 

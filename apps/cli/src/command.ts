@@ -1,60 +1,66 @@
 import { parseArgs } from "node:util";
+import { DateTime } from "@switchboard/contract";
 import { type CoreDeps, CoreError, createDeps, loadConfig } from "@switchboard/core";
 import { resolveDatabaseUrl } from "./instance";
 
-type FlagKind = "string" | "boolean";
+/** One flag: `--name VALUE` (a string) or a bare `--name` (a boolean). */
+export type FlagSpec = { type: "string"; required?: boolean } | { type: "boolean" };
+type FlagSpecs = Record<string, FlagSpec>;
 
-export interface Command<F extends string = string> {
-  /** Words that name it, e.g. `user create`. */
+/** What `run` receives for a flag: required strings are always there. */
+type FlagValue<S extends FlagSpec> = S extends { type: "boolean" }
+  ? boolean | undefined
+  : S extends { required: true }
+    ? string
+    : string | undefined;
+export type Flags<S extends FlagSpecs> = { [K in keyof S]: FlagValue<S[K]> };
+
+export interface Command<S extends FlagSpecs = FlagSpecs> {
+  /** Words that name it, e.g. `user create`; the first word is its group. */
   name: string;
   /** One line shown in help, after the name: flags in cli.md's notation. */
   usage: string;
-  flags: Record<F, { type: FlagKind; required?: boolean }>;
-  run(flags: Record<F, string | boolean | undefined>, deps: CoreDeps): Promise<object>;
+  flags: S;
+  /** Calls core and answers the JSON object printed on stdout. */
+  run(flags: Flags<S>, deps: CoreDeps): Promise<object>;
 }
 
-/** Keeps each command's flag names typed inside its `run`. */
-export function command<F extends string>(definition: Command<F>): Command {
+/** Defines a command; its flag names and types are checked inside `run`. */
+export function command<const S extends FlagSpecs>(definition: Command<S>): Command {
   return definition as unknown as Command;
 }
 
-class UsageError extends Error {}
-
 /**
  * Runs one CLI invocation. Output contract (spec/cli.md): one JSON object on stdout and exit 0;
- * on failure one `{ error: { code, message } }` on stderr and a non-zero exit.
+ * on failure one `{ error: { code, message } }` on stderr and a non-zero exit. Every
+ * `validation_error` (bad, missing or unknown flags, unknown commands) carries the usage.
  */
-export async function runCli(argv: string[], commands: Command[]): Promise<number> {
-  if (argv.length === 0 || argv[0] === "--help" || argv[0] === "help") {
-    process.stdout.write(`${helpText(commands)}\n`);
-    return 0;
-  }
+export async function runCli(
+  argv: string[],
+  commands: Command[],
+  /** Extra lines for the full help, for commands dispatched elsewhere (`start`). */
+  notes: string[] = [],
+): Promise<number> {
+  if (argv.length === 0 || argv[0] === "help" || isHelp(argv[0])) return help(commands, notes);
   const found = commands
     .filter((c) => c.name.split(" ").every((word, i) => argv[i] === word))
     .sort((a, b) => b.name.length - a.name.length)[0];
-  if (!found)
+  if (!found) {
+    const group = commands.filter((c) => c.name.split(" ")[0] === argv[0]);
+    if (group.length > 0 && (argv[1] === "help" || argv.some(isHelp))) return help(group);
+    const what = group.length > 0 && argv.length === 1 ? "Missing subcommand" : "Unknown command";
+    const given = argv.slice(0, 2).filter((arg) => !arg.startsWith("-"));
     return fail(
       "validation_error",
-      `Unknown command: ${argv.slice(0, 2).join(" ")}\n${helpText(commands)}`,
+      `${what}: ${given.join(" ")}\n${group.length > 0 ? usageOf(group) : usageOf(commands, notes)}`,
     );
+  }
   const rest = argv.slice(found.name.split(" ").length);
-  if (rest.includes("--help")) {
-    process.stdout.write(`usage: switchboard ${found.name} ${found.usage}\n`);
-    return 0;
-  }
-
-  let flags: Record<string, string | boolean | undefined>;
-  try {
-    flags = parseFlags(found, rest);
-  } catch (error) {
-    return fail(
-      "validation_error",
-      `${(error as Error).message}\nusage: switchboard ${found.name} ${found.usage}`,
-    );
-  }
+  if (rest.some(isHelp)) return help([found]);
 
   let close = async () => {};
   try {
+    const flags = parseFlags(found, rest);
     const created = createDeps(loadConfig({ ...process.env, DATABASE_URL: resolveDatabaseUrl() }), {
       poolSize: 2,
     });
@@ -63,29 +69,47 @@ export async function runCli(argv: string[], commands: Command[]): Promise<numbe
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof CoreError) return fail(error.code, error.message);
-    if (error instanceof UsageError) return fail("validation_error", error.message);
-    return fail("internal_error", (error as Error).message ?? String(error));
+    if (!(error instanceof CoreError)) {
+      const message = error instanceof Error ? error.message || error.name : String(error);
+      return fail("internal_error", message);
+    }
+    if (error.code !== "validation_error") return fail(error.code, error.message);
+    return fail(error.code, `${error.message}\n${usageOf([found])}`);
   } finally {
     await close();
   }
 }
 
-function parseFlags(found: Command, args: string[]) {
-  const { values, positionals } = parseArgs({
-    args,
-    options: Object.fromEntries(
-      Object.entries(found.flags).map(([name, flag]) => [name, { type: flag.type }]),
-    ),
-    strict: true,
-    allowPositionals: true,
-  });
-  if (positionals.length > 0) throw new UsageError(`Unexpected argument: ${positionals[0]}`);
+function parseFlags(found: Command, args: string[]): Flags<FlagSpecs> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args,
+      options: Object.fromEntries(
+        Object.entries(found.flags).map(([name, flag]) => [name, { type: flag.type }]),
+      ),
+      strict: true,
+      allowPositionals: true,
+    });
+  } catch (error) {
+    throw new CoreError("validation_error", (error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length > 0)
+    throw new CoreError("validation_error", `Unexpected argument: ${positionals[0]}`);
   const missing = Object.entries(found.flags)
-    .filter(([name, flag]) => flag.required && values[name] === undefined)
+    .filter(([name, flag]) => flag.type === "string" && flag.required && values[name] === undefined)
     .map(([name]) => `--${name}`);
-  if (missing.length > 0) throw new UsageError(`Missing ${missing.join(", ")}`);
-  return values as Record<string, string | boolean | undefined>;
+  if (missing.length > 0) throw new CoreError("validation_error", `Missing ${missing.join(", ")}`);
+  return values as Flags<FlagSpecs>;
+}
+
+/** Only as a flag: `help` may well be a flag's value (`--name help`). */
+const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
+
+function help(commands: Command[], notes: string[] = []): number {
+  process.stdout.write(`${usageOf(commands, notes)}\n`);
+  return 0;
 }
 
 function fail(code: string, message: string): number {
@@ -93,11 +117,15 @@ function fail(code: string, message: string): number {
   return 1;
 }
 
-function helpText(commands: Command[]): string {
+/** `usage: switchboard <command> <flags>`: one command's line, or the list for several. */
+function usageOf(commands: Command[], notes: string[] = []): string {
+  const [only] = commands;
+  if (commands.length === 1 && only && notes.length === 0)
+    return `usage: switchboard ${only.name} ${only.usage}`;
   return [
     "usage: switchboard <command> [flags]   (npm run -s cli -- <command> [flags])",
     "",
-    "  start [--dev]   run the whole service (what `npm start` does)",
+    ...notes.map((note) => `  ${note}`),
     ...commands.map((c) => `  ${c.name} ${c.usage}`),
   ].join("\n");
 }
@@ -111,18 +139,15 @@ export const list = (value: string | boolean | undefined): string[] =>
         .filter(Boolean)
     : [];
 
-/** An ISO date-time flag with an offset, e.g. 2027-01-01T00:00:00Z. */
+/** An ISO 8601 date-time flag with an offset (the contract's `DateTime`), e.g. 2027-01-01T00:00:00Z. */
 export function isoDate(name: string, value: string | boolean | undefined): Date | undefined {
   if (value === undefined) return undefined;
-  if (
-    typeof value !== "string" ||
-    !/^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:\d{2})$/.test(value) ||
-    Number.isNaN(Date.parse(value))
-  )
-    throw new UsageError(
-      `--${name} must be an ISO date-time with an offset, e.g. 2027-01-01T00:00:00Z`,
+  if (!DateTime.safeParse(value).success)
+    throw new CoreError(
+      "validation_error",
+      `--${name} must be an ISO 8601 date-time with an offset, e.g. 2027-01-01T00:00:00Z`,
     );
-  return new Date(value);
+  return new Date(value as string);
 }
 
 export const str = (value: string | boolean | undefined): string | undefined =>

@@ -6,7 +6,7 @@ import { personCommands } from "./commands/person";
 import { tokenCommands } from "./commands/token";
 import { userCommands } from "./commands/user";
 
-/** Every command group; adding one is one line here. */
+/** Every command group (one file in commands/ each); adding a group is one entry here. */
 const commands = [
   ...userCommands,
   ...agentCommands,
@@ -18,8 +18,11 @@ const commands = [
 
 const argv = process.argv.slice(2);
 if (argv[0] === "start") {
+  // Long-running, so outside the one-JSON-object contract of the other commands.
   const { runStart } = await import("./start/start");
   await runStart(argv.slice(1));
 } else {
-  process.exitCode = await runCli(argv, commands);
+  process.exitCode = await runCli(argv, commands, [
+    "start [--dev]   run the whole service (what `npm start` does)",
+  ]);
 }

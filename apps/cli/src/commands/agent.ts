@@ -8,8 +8,9 @@ import {
   resumeAgent,
 } from "@switchboard/core";
 import { z } from "zod";
-import { command, list, str } from "../command";
+import { command, list } from "../command";
 
+/** Operator agent commands (spec/cli.md "Accounts"). */
 export const agentCommands = [
   command({
     name: "agent create",
@@ -23,13 +24,15 @@ export const agentCommands = [
       bio: { type: "string" },
     },
     async run(flags, deps) {
-      const owner = await findUser(deps, String(flags.owner));
+      const requestedScopes = parseInput(z.array(AgentScope), list(flags.scopes), "scopes");
+      const requestPrivacy = parseInput(RequestPrivacy.optional(), flags.privacy, "privacy");
+      const owner = await findUser(deps, flags.owner);
       const agent = await createAgent(deps, {
         ownerId: owner.id,
-        displayName: String(flags.name),
-        requestedScopes: parseInput(z.array(AgentScope), list(flags.scopes), "scopes"),
-        requestPrivacy: parseInput(RequestPrivacy.optional(), flags.privacy, "privacy"),
-        bio: str(flags.bio),
+        displayName: flags.name,
+        requestedScopes,
+        requestPrivacy,
+        bio: flags.bio,
       });
       return { agent: { id: agent.id, num: agent.num } };
     },
@@ -39,7 +42,7 @@ export const agentCommands = [
     usage: "--agent AGENT",
     flags: { agent: { type: "string", required: true } },
     async run(flags, deps) {
-      await pauseAgent(deps, (await findAgent(deps, String(flags.agent))).id);
+      await pauseAgent(deps, (await findAgent(deps, flags.agent)).id);
       return { ok: true };
     },
   }),
@@ -48,7 +51,7 @@ export const agentCommands = [
     usage: "--agent AGENT",
     flags: { agent: { type: "string", required: true } },
     async run(flags, deps) {
-      await resumeAgent(deps, (await findAgent(deps, String(flags.agent))).id);
+      await resumeAgent(deps, (await findAgent(deps, flags.agent)).id);
       return { ok: true };
     },
   }),

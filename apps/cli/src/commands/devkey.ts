@@ -1,6 +1,7 @@
 import { createDeveloperKey, revokeDeveloperKey } from "@switchboard/core";
 import { command, isoDate, list } from "../command";
 
+/** Developer API keys; the raw key is printed this once (sent as `Bearer dev:<key>`). */
 export const devkeyCommands = [
   command({
     name: "devkey create",
@@ -11,7 +12,8 @@ export const devkeyCommands = [
       expires: { type: "string" },
     },
     async run(flags, deps) {
-      const { key } = await createDeveloperKey(deps, String(flags.user), {
+      // Core parses the scopes with the contract's DevScope (an empty list is allowed).
+      const { key } = await createDeveloperKey(deps, flags.user, {
         scopes: list(flags.scopes),
         expiresAt: isoDate("expires", flags.expires),
       });
@@ -23,7 +25,7 @@ export const devkeyCommands = [
     usage: "--key KEY",
     flags: { key: { type: "string", required: true } },
     async run(flags, deps) {
-      await revokeDeveloperKey(deps, { key: String(flags.key) });
+      await revokeDeveloperKey(deps, { key: flags.key });
       return { ok: true };
     },
   }),

@@ -1,6 +1,7 @@
 import { findAgent, mintAgentToken, revokeAgentToken } from "@switchboard/core";
 import { command, isoDate } from "../command";
 
+/** Agent API tokens; the raw token is printed this once (sent as `Bearer agent:<token>`). */
 export const tokenCommands = [
   command({
     name: "token mint",
@@ -8,7 +9,7 @@ export const tokenCommands = [
     flags: { agent: { type: "string", required: true }, expires: { type: "string" } },
     async run(flags, deps) {
       const expiresAt = isoDate("expires", flags.expires);
-      const agent = await findAgent(deps, String(flags.agent));
+      const agent = await findAgent(deps, flags.agent);
       const { token } = await mintAgentToken(deps, agent.id, { expiresAt });
       return { token };
     },
@@ -18,7 +19,7 @@ export const tokenCommands = [
     usage: "--token TOKEN",
     flags: { token: { type: "string", required: true } },
     async run(flags, deps) {
-      await revokeAgentToken(deps, { token: String(flags.token) });
+      await revokeAgentToken(deps, { token: flags.token });
       return { ok: true };
     },
   }),

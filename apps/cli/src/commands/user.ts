@@ -1,7 +1,8 @@
+import { UserType } from "@switchboard/contract";
 import { createUser, parseInput, setUserSuspended } from "@switchboard/core";
-import { z } from "zod";
-import { command, str } from "../command";
+import { command } from "../command";
 
+/** Operator account commands for people and businesses (spec/cli.md "Accounts"). */
 export const userCommands = [
   command({
     name: "user create",
@@ -14,13 +15,17 @@ export const userCommands = [
       password: { type: "string" },
     },
     async run(flags, deps) {
-      const userType = parseInput(z.enum(["person", "business"]).optional(), flags.type, "type");
+      const userType = parseInput(
+        UserType.extract(["person", "business"]).optional(),
+        flags.type,
+        "type",
+      );
       const user = await createUser(deps, {
-        displayName: str(flags.name),
-        num: str(flags.num),
+        displayName: flags.name,
+        num: flags.num,
         userType,
-        email: str(flags.email),
-        password: str(flags.password),
+        email: flags.email,
+        password: flags.password,
       });
       return {
         user: {
@@ -37,7 +42,7 @@ export const userCommands = [
     usage: "--user USER",
     flags: { user: { type: "string", required: true } },
     async run(flags, deps) {
-      await setUserSuspended(deps, String(flags.user), true);
+      await setUserSuspended(deps, flags.user, true);
       return { ok: true };
     },
   }),
@@ -46,7 +51,7 @@ export const userCommands = [
     usage: "--user USER",
     flags: { user: { type: "string", required: true } },
     async run(flags, deps) {
-      await setUserSuspended(deps, String(flags.user), false);
+      await setUserSuspended(deps, flags.user, false);
       return { ok: true };
     },
   }),
