@@ -1,5 +1,6 @@
 export * from "./actions";
 export * from "./common";
+export * from "./conversations";
 export * from "./developer";
 export * from "./errors";
 export * from "./events";

@@ -1,46 +1,40 @@
+import { parseByteRange } from "@switchboard/core";
 import { errorResponse } from "./responses";
 
 /**
- * Bytes with HTTP Range support (one range): 206 with Content-Range for `bytes=a-b`, `a-` and
- * `-n`; 416 when the range cannot be satisfied; the whole body otherwise.
+ * Stored bytes as an HTTP answer with Range support (one range, parsed by core's
+ * `parseByteRange`): 200 with the whole body, 206 with `Content-Range` for a satisfiable range,
+ * 416 with `Content-Range: bytes *\/size` (and the error envelope) for one past the end.
  */
 export function bytesResponse(request: Request, bytes: Buffer, mimeType: string): Response {
-  const headers: Record<string, string> = {
+  const size = bytes.length;
+  const headers = {
     "Content-Type": mimeType,
     "Accept-Ranges": "bytes",
-    "Cache-Control": "private, max-age=0",
+    "Cache-Control": "private, no-store",
   };
-  const range = request.headers.get("range");
-  if (!range)
-    return new Response(new Uint8Array(bytes), {
-      status: 200,
-      headers: { ...headers, "Content-Length": String(bytes.length) },
-    });
-  const match = /^bytes=(\d*)-(\d*)$/.exec(range.trim());
-  const size = bytes.length;
-  let start = match?.[1] ? Number(match[1]) : Number.NaN;
-  let end = match?.[2] ? Number(match[2]) : size - 1;
-  if (match && !match[1] && match[2]) {
-    start = Math.max(0, size - Number(match[2]));
-    end = size - 1;
-  }
-  end = Math.min(end, size - 1);
-  if (!match || Number.isNaN(start) || start > end || start >= size) {
-    const response = errorResponse(
+  const range = parseByteRange(request.headers.get("range"), size);
+  if (range === "unsatisfiable") {
+    const refused = errorResponse(
       "validation_error",
-      `Range ${range} cannot be satisfied (size ${size})`,
+      `The requested range cannot be satisfied; the audio has ${size} bytes`,
     );
-    return new Response(response.body, {
+    return new Response(refused.body, {
       status: 416,
       headers: { "Content-Type": "application/json", "Content-Range": `bytes */${size}` },
     });
   }
-  return new Response(new Uint8Array(bytes.subarray(start, end + 1)), {
+  if (range === "whole")
+    return new Response(new Uint8Array(bytes), {
+      status: 200,
+      headers: { ...headers, "Content-Length": String(size) },
+    });
+  return new Response(new Uint8Array(bytes.subarray(range.start, range.end + 1)), {
     status: 206,
     headers: {
       ...headers,
-      "Content-Range": `bytes ${start}-${end}/${size}`,
-      "Content-Length": String(end - start + 1),
+      "Content-Range": `bytes ${range.start}-${range.end}/${size}`,
+      "Content-Length": String(range.end - range.start + 1),
     },
   });
 }

@@ -1,28 +1,55 @@
-import type { AgentScope, AgentUser } from "@switchboard/contract";
+import type { AgentScope, AgentUser, Initiation } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { toAgentUser } from "../identity/users";
 import { recordRefusedSend } from "../limits/charge-send";
 
-const { agentContacts, conversations, conversationMembers, users } = schema;
+const { agentContacts, conversations, conversationMembers, messages, users } = schema;
 
+/** A replies-only person's window after their own last message. */
 export const REPLY_WINDOW_MS = 24 * 3600_000;
 
-/** What an agent may do toward one person right now, read fresh on every call. */
-export interface AgentAccess {
-  person: AgentUser;
-  conversationId: string;
-  grantedScopes: AgentScope[];
+/** Who an agent call is toward: a person's number, a conversation, or a message in one (exactly one). */
+export interface AccessTarget {
+  to?: string;
+  conversationId?: string;
+  messageId?: string;
 }
 
 export interface AccessNeed {
+  /** The scope the call needs from the person. */
   scope: AgentScope;
-  /** Sends and proposals start something: they also need a `reply_only` person's open window. */
+  /** Sends and proposals start something: they also need a replies-only person's open window. */
   initiating?: boolean;
+  /** With a message target: the agent's own message needs no consent at all (its voice notes). */
+  ownMessageExempt?: boolean;
 }
 
+/** The message a message target named (for the caller, so it need not read it again). */
+export interface AccessedMessage {
+  id: string;
+  pos: number;
+  senderId: string;
+  conversationId: string;
+  type: (typeof messages.$inferSelect)["type"];
+  media: Record<string, unknown> | null;
+}
+
+/** What the agent may do toward one person right now, read fresh from the database. */
+export interface AgentAccess {
+  agent: AgentUser;
+  person: AgentUser;
+  conversationId: string;
+  grantedScopes: AgentScope[];
+  initiation: Initiation;
+  /** Set for a message target. */
+  message?: AccessedMessage;
+}
+
+/** The codes of a refused send; they count toward the daily refused-send ceiling. */
 const refusedSendCodes = new Set([
   "not_a_contact",
   "scope_not_granted",
@@ -31,19 +58,25 @@ const refusedSendCodes = new Set([
 ]);
 
 /**
- * The one consent check of every agent call toward a person (send, history, receipts, typing,
- * reactions, proposals, streamed replies). Resolves the person by `to` or the conversation, then
- * refuses in a fixed order: recipient_suspended, blocked, not_a_contact, scope_not_granted,
- * reply_window_closed. A refused initiating call counts toward the daily refused-send ceiling.
+ * The one consent check of every agent call toward a person: send, history, read receipts,
+ * typing, reactions, audio, proposals and streamed replies. Nothing is cached: one query reads
+ * the target, the person, the agent and the person's standing with the agent, on every call.
+ *
+ * Unknown targets answer 404 (`not_found`; a message outside the agent's conversations is
+ * unknown too). A conversation the agent is not in, or one that is not 1:1, answers `forbidden`.
+ * Then, in this order: `recipient_suspended`, `blocked`, `not_a_contact`, `scope_not_granted`
+ * (with `details.scope`), and for initiating calls `reply_window_closed` (24 h after the
+ * person's last message, by the injected clock). An initiating call refused for consent is
+ * counted toward the agent's daily refused-send ceiling.
  */
 export async function checkAgentAccess(
   deps: CoreDeps,
   agentId: string,
-  target: { to?: string; conversationId?: string },
+  target: AccessTarget,
   need: AccessNeed,
 ): Promise<AgentAccess> {
   try {
-    return await decide(deps, agentId, target, need);
+    return decide(deps, need, await readStanding(deps, agentId, target));
   } catch (error) {
     if (need.initiating && error instanceof CoreError && refusedSendCodes.has(error.code))
       await recordRefusedSend(deps, agentId);
@@ -51,43 +84,105 @@ export async function checkAgentAccess(
   }
 }
 
-async function decide(
-  deps: CoreDeps,
-  agentId: string,
-  target: { to?: string; conversationId?: string },
-  need: AccessNeed,
-): Promise<AgentAccess> {
-  let personWhere = target.to ? eq(users.num, target.to) : undefined;
-  if (target.conversationId) {
-    const [conversation] = await deps.db
-      .select({
-        kind: conversations.kind,
-        members: sql<
-          string[]
-        >`(select array_agg(${conversationMembers.userId}) from ${conversationMembers} where ${conversationMembers.conversationId} = ${conversations.id})`,
-      })
-      .from(conversations)
-      .where(eq(conversations.id, target.conversationId));
-    if (!conversation) throw new CoreError("not_found", `No conversation ${target.conversationId}`);
-    const members = conversation.members ?? [];
-    if (conversation.kind !== "direct" || !members.includes(agentId))
-      throw new CoreError("forbidden", "The agent is not a participant of this 1:1 conversation");
-    personWhere = eq(users.id, members.find((id) => id !== agentId) ?? "");
-  }
-  if (!personWhere)
-    throw new CoreError("validation_error", "give exactly one of to or conversationId");
+const me = alias(conversationMembers, "me");
+const other = alias(conversationMembers, "other");
+const agentUser = alias(users, "agent_user");
 
+type Standing = Awaited<ReturnType<typeof readStanding>>;
+
+const messageColumns = {
+  id: messages.id,
+  pos: messages.pos,
+  senderId: messages.senderId,
+  conversationId: messages.conversationId,
+  type: messages.type,
+  media: messages.media,
+};
+
+/** The single query: target → conversation → the other member → their standing with the agent. */
+async function readStanding(deps: CoreDeps, agentId: string, target: AccessTarget) {
+  const columns = {
+    person: users,
+    contact: agentContacts,
+    agent: agentUser,
+    conversationId: conversations.id,
+    kind: conversations.kind,
+    member: me.userId,
+    message: messageColumns,
+  };
+  const isMe = and(eq(me.conversationId, conversations.id), eq(me.userId, agentId));
+  const isOther = and(eq(other.conversationId, conversations.id), ne(other.userId, agentId));
+  const isContact = and(eq(agentContacts.userId, users.id), eq(agentContacts.agentId, agentId));
+  const isAgent = eq(agentUser.id, agentId);
+
+  const given = [target.to, target.conversationId, target.messageId].filter((v) => v !== undefined);
+  if (given.length !== 1)
+    throw new CoreError("validation_error", "Give exactly one of to or conversationId", {
+      issues: [{ path: "to", message: "give exactly one of to or conversationId" }],
+    });
+  if (target.to !== undefined) {
+    const [row] = await deps.db
+      .select(columns)
+      .from(users)
+      .innerJoin(agentUser, isAgent)
+      .leftJoin(agentContacts, isContact)
+      .leftJoin(conversations, eq(conversations.id, agentContacts.conversationId))
+      .leftJoin(me, isMe)
+      .leftJoin(messages, sql`false`)
+      .where(eq(users.num, target.to))
+      .limit(1);
+    if (!row) throw new CoreError("not_found", `Nobody has the number ${target.to}`);
+    return { ...row, via: "to" as const };
+  }
+  if (target.conversationId !== undefined) {
+    const [row] = await deps.db
+      .select(columns)
+      .from(conversations)
+      .innerJoin(agentUser, isAgent)
+      .leftJoin(me, isMe)
+      .leftJoin(other, isOther)
+      .leftJoin(users, eq(users.id, other.userId))
+      .leftJoin(agentContacts, isContact)
+      .leftJoin(messages, sql`false`)
+      .where(eq(conversations.id, target.conversationId))
+      .limit(1);
+    if (!row) throw new CoreError("not_found", `No conversation ${target.conversationId}`);
+    return { ...row, via: "conversation" as const };
+  }
   const [row] = await deps.db
-    .select({ user: users, contact: agentContacts })
-    .from(users)
-    .leftJoin(
-      agentContacts,
-      and(eq(agentContacts.userId, users.id), eq(agentContacts.agentId, agentId)),
-    )
-    .where(personWhere);
-  if (!row) throw new CoreError("not_found", `No user ${target.to}`);
-  const { user, contact } = row;
-  if (user.suspendedAt)
+    .select(columns)
+    .from(messages)
+    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+    .innerJoin(agentUser, isAgent)
+    .leftJoin(me, isMe)
+    .leftJoin(other, isOther)
+    .leftJoin(users, eq(users.id, other.userId))
+    .leftJoin(agentContacts, isContact)
+    .where(eq(messages.id, target.messageId as string))
+    .limit(1);
+  // A message outside the agent's conversations is as unknown as one that does not exist.
+  if (!row?.member) throw new CoreError("not_found", `No message ${target.messageId}`);
+  return { ...row, via: "message" as const };
+}
+
+function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAccess {
+  const { person, contact, agent, member, kind } = standing;
+  if (standing.via !== "to" && (!member || kind !== "direct" || !person))
+    throw new CoreError("forbidden", "The agent is not a participant of this 1:1 conversation");
+  if (!person) throw new CoreError("not_found", "No such person");
+  const message = standing.via === "message" ? (standing.message ?? undefined) : undefined;
+  const access = (granted: AgentScope[]): AgentAccess => ({
+    agent: toAgentUser(agent),
+    person: toAgentUser(person),
+    conversationId: contact?.conversationId ?? (standing.conversationId as string),
+    grantedScopes: granted,
+    initiation: contact?.initiation ?? "any",
+    ...(message && { message }),
+  });
+  if (need.ownMessageExempt && message?.senderId === agent.id)
+    return access(contact?.addedAt ? (contact.grantedScopes as AgentScope[]) : []);
+
+  if (person.suspendedAt)
     throw new CoreError("recipient_suspended", "This person's account is suspended");
   if (contact?.blockedAt) throw new CoreError("blocked", "This person has blocked the agent");
   if (!contact?.addedAt)
@@ -99,15 +194,11 @@ async function decide(
     });
   if (need.initiating && contact.initiation === "reply_only") {
     const last = contact.lastInboundAt?.getTime() ?? Number.NEGATIVE_INFINITY;
-    if (deps.clock.now().getTime() - last > REPLY_WINDOW_MS)
+    if (deps.clock.now().getTime() - last >= REPLY_WINDOW_MS)
       throw new CoreError(
         "reply_window_closed",
-        "This person takes replies only, within 24 h of their last message to the agent",
+        "This person takes replies only: the agent may write within 24 h of their last message",
       );
   }
-  return {
-    person: toAgentUser(user),
-    conversationId: contact.conversationId,
-    grantedScopes: granted,
-  };
+  return access(granted);
 }

@@ -1,113 +1,154 @@
-import { type AgentScope, AgentScope as AgentScopeSchema } from "@switchboard/contract";
-import { schema, type Tx } from "@switchboard/db";
+import { type AgentScope, type ConsentCard, inConsentOrder } from "@switchboard/contract";
+import { schema } from "@switchboard/db";
 import { and, eq, isNotNull, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { CoreDeps } from "../deps";
-import { CoreError, parseInput } from "../errors";
+import { CoreError } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics } from "../events/notifier";
-import { findAgent } from "../identity/agents";
-import { findUser, toAgentUser } from "../identity/users";
-import { ensureDirectConversation } from "../messaging/conversations";
+import { findAgent, type OwnedAgent } from "../identity/agents";
+import { toAgentUser } from "../identity/users";
+import { assertActive, checkGrant, findPerson, lockStanding } from "./contact-standing";
 
 const { agentContacts, userContacts } = schema;
 
-/** What a person does on an agent's consent card and in its settings (console and CLI). */
-
-async function person(deps: CoreDeps, ref: string) {
-  const user = await findUser(deps, ref);
-  if (user.userType === "agent") throw new CoreError("forbidden", "Agents do not add agents");
-  return user;
-}
-
-/** The person's row for the agent, created (with their conversation) on first use. */
-async function standing(tx: Tx, userId: string, agentId: string, now: Date) {
-  const conversationId = await ensureDirectConversation(tx, userId, agentId, now);
-  await tx
-    .insert(agentContacts)
-    .values({ userId, agentId, conversationId, createdAt: now, updatedAt: now })
-    .onConflictDoNothing();
-  const [row] = await tx
-    .select()
-    .from(agentContacts)
-    .where(and(eq(agentContacts.userId, userId), eq(agentContacts.agentId, agentId)))
-    .for("update");
-  return row as typeof agentContacts.$inferSelect;
-}
-
-function checkGrant(grant: string[], requested: AgentScope[]): AgentScope[] {
-  const scopes = parseInput(z.array(AgentScopeSchema), grant, "grant");
-  const unrequested = scopes.filter((scope) => !requested.includes(scope));
-  if (unrequested.length > 0)
-    throw new CoreError("validation_error", `The agent did not request ${unrequested.join(", ")}`, {
-      issues: [{ path: "grant", message: `not requested by the agent: ${unrequested.join(", ")}` }],
-    });
-  return requested.filter((scope) => scopes.includes(scope));
-}
+/** A person's contact list: adding an agent through its consent card, its grant, removing it. */
 
 /**
- * Adds an agent as a contact through its consent card, granting some or all requested scopes.
- * The agent's request privacy decides who may: everyone; nobody but its owner; or its owner and
- * people with a contact who has already added it.
+ * A person adds an agent through its consent card, granting some or all of the scopes it
+ * requests. The agent's request privacy decides who may: `everyone`; `nobody` but its owner;
+ * `contacts_of_contacts`: its owner, or a person with a contact who has the agent added.
+ * Creates (or reuses) their one 1:1 conversation. The first add, and every re-add after a
+ * removal, tells the agent `contact.added { user, scopes }` in the same transaction; adding an
+ * agent that is already a contact only replaces the grant.
  */
 export async function addContact(
   deps: CoreDeps,
   userRef: string,
   agentRef: string,
-  grant: string[],
+  grant: readonly AgentScope[] | readonly string[],
 ): Promise<{ conversationId: string; grantedScopes: AgentScope[] }> {
-  const user = await person(deps, userRef);
+  const user = await findPerson(deps, userRef);
+  assertActive(user);
   const agent = await findAgent(deps, agentRef);
   const scopes = checkGrant(grant, agent.requestedScopes);
-  if (user.suspendedAt) throw new CoreError("forbidden", "Your account is suspended");
-  if (agent.ownerId !== user.id && agent.requestPrivacy !== "everyone") {
-    const allowed =
-      agent.requestPrivacy === "contacts_of_contacts" &&
-      (
-        await deps.db
-          .select({ one: sql`1` })
-          .from(userContacts)
-          .innerJoin(agentContacts, eq(agentContacts.userId, userContacts.contactId))
-          .where(
-            and(
-              eq(userContacts.userId, user.id),
-              eq(agentContacts.agentId, agent.id),
-              isNotNull(agentContacts.addedAt),
-            ),
-          )
-          .limit(1)
-      ).length > 0;
-    if (!allowed)
-      throw new CoreError(
-        "forbidden",
-        agent.requestPrivacy === "nobody"
-          ? "This agent does not accept new contacts"
-          : "Only contacts of this agent's contacts may add it",
-      );
-  }
+  await assertMayAdd(deps, user.id, agent);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const row = await standing(tx, user.id, agent.id, now);
+    const standing = await lockStanding(tx, user.id, agent.id, now);
     await tx
       .update(agentContacts)
-      .set({ addedAt: row.addedAt ?? now, grantedScopes: scopes, updatedAt: now })
+      .set({ addedAt: standing.addedAt ?? now, grantedScopes: scopes, updatedAt: now })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
     await notifyTopics(tx, [`user:${user.id}`]);
-    if (!row.addedAt)
+    if (!standing.addedAt)
       await appendEvents(tx, now, [
         { agentId: agent.id, type: "contact.added", payload: { user: toAgentUser(user), scopes } },
       ]);
-    return { conversationId: row.conversationId, grantedScopes: scopes };
+    return { conversationId: standing.conversationId, grantedScopes: scopes };
   });
 }
 
-/** Removes the agent from contacts: the grant goes; the conversation and settings stay. */
+async function assertMayAdd(deps: CoreDeps, userId: string, agent: OwnedAgent): Promise<void> {
+  const refusal = await whyMayNotAdd(deps, userId, agent);
+  if (refusal) throw new CoreError("forbidden", refusal);
+}
+
+/** Why the agent's request privacy keeps this person from adding it; null when it does not. */
+async function whyMayNotAdd(
+  deps: CoreDeps,
+  userId: string,
+  agent: OwnedAgent,
+): Promise<string | null> {
+  if (agent.requestPrivacy === "everyone" || agent.ownerId === userId) return null;
+  if (agent.requestPrivacy === "nobody")
+    return "This agent accepts no new contacts (only its owner may add it)";
+  const [viaContact] = await deps.db
+    .select({ one: sql`1` })
+    .from(userContacts)
+    .innerJoin(agentContacts, eq(agentContacts.userId, userContacts.contactId))
+    .where(
+      and(
+        eq(userContacts.userId, userId),
+        eq(agentContacts.agentId, agent.id),
+        isNotNull(agentContacts.addedAt),
+      ),
+    )
+    .limit(1);
+  return viaContact
+    ? null
+    : "This agent accepts contacts of its contacts only: none of your contacts has added it";
+}
+
+/**
+ * The consent card of an agent for one person (console: find an agent by number, then add it):
+ * the agent, the scopes it requests, whether this person may add it, and their current standing.
+ */
+export async function getConsentCard(
+  deps: CoreDeps,
+  userRef: string,
+  agentRef: string,
+): Promise<ConsentCard> {
+  const user = await findPerson(deps, userRef);
+  const agent = await findAgent(deps, agentRef);
+  const [standing] = await deps.db
+    .select()
+    .from(agentContacts)
+    .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
+  const isContact = Boolean(standing?.addedAt);
+  const refusal = isContact ? null : await whyMayNotAdd(deps, user.id, agent);
+  return {
+    agent: {
+      id: agent.id,
+      num: agent.num,
+      displayName: agent.displayName,
+      avatarUrl: agent.avatarUrl,
+      userType: "agent",
+      bio: agent.bio,
+    },
+    requestedScopes: agent.requestedScopes,
+    requestPrivacy: agent.requestPrivacy,
+    mayAdd: refusal === null,
+    refusal,
+    isContact,
+    grantedScopes: isContact ? inConsentOrder((standing?.grantedScopes ?? []) as AgentScope[]) : [],
+    blocked: Boolean(standing?.blockedAt),
+    conversationId: standing?.conversationId ?? null,
+  };
+}
+
+/**
+ * A person-to-person contact (one direction: `userRef` has `contactRef` in their contacts). It
+ * is what `contacts_of_contacts` request privacy looks at.
+ */
+export async function addUserContact(
+  deps: CoreDeps,
+  userRef: string,
+  contactRef: string,
+): Promise<void> {
+  const user = await findPerson(deps, userRef);
+  const contact = await findPerson(deps, contactRef);
+  if (user.id === contact.id)
+    throw new CoreError("validation_error", "You are not your own contact");
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .insert(userContacts)
+      .values({ userId: user.id, contactId: contact.id, createdAt: deps.clock.now() })
+      .onConflictDoNothing();
+    await notifyTopics(tx, [`user:${user.id}`]);
+  });
+}
+
+/**
+ * Removes the agent from the person's contacts: the grant and `addedAt` go, so every call
+ * toward them is refused; the row (with block and initiation settings) and the conversation
+ * with its history stay for a later re-add.
+ */
 export async function removeContact(
   deps: CoreDeps,
   userRef: string,
   agentRef: string,
 ): Promise<void> {
-  const user = await person(deps, userRef);
+  const user = await findPerson(deps, userRef);
   const agent = await findAgent(deps, agentRef);
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
@@ -128,74 +169,36 @@ export async function removeContact(
   });
 }
 
-/** Changes the grant; only requested scopes, only for a contact. */
-export async function setGrant(deps: CoreDeps, userRef: string, agentRef: string, grant: string[]) {
-  const user = await person(deps, userRef);
+/**
+ * Replaces the grant of an agent in the person's contacts with a subset of the scopes it
+ * requests now. Later changes to the agent's requested scopes never touch a stored grant.
+ */
+export async function setGrant(
+  deps: CoreDeps,
+  userRef: string,
+  agentRef: string,
+  grant: readonly AgentScope[] | readonly string[],
+): Promise<{ grantedScopes: AgentScope[] }> {
+  const user = await findPerson(deps, userRef);
+  assertActive(user);
   const agent = await findAgent(deps, agentRef);
   const scopes = checkGrant(grant, agent.requestedScopes);
   const now = deps.clock.now();
-  const updated = await deps.db
-    .update(agentContacts)
-    .set({ grantedScopes: scopes, updatedAt: now })
-    .where(
-      and(
-        eq(agentContacts.userId, user.id),
-        eq(agentContacts.agentId, agent.id),
-        isNotNull(agentContacts.addedAt),
-      ),
-    )
-    .returning({ userId: agentContacts.userId });
-  if (updated.length === 0)
-    throw new CoreError("not_found", "Add the agent before granting scopes");
-  return { grantedScopes: scopes };
-}
-
-/** Per-agent settings that hold whether or not the agent is a contact. */
-async function setSetting(
-  deps: CoreDeps,
-  userRef: string,
-  agentRef: string,
-  change: Partial<Pick<typeof agentContacts.$inferInsert, "initiation" | "blockedAt">>,
-) {
-  const user = await person(deps, userRef);
-  const agent = await findAgent(deps, agentRef);
-  const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    await standing(tx, user.id, agent.id, now);
-    await tx
+    const updated = await tx
       .update(agentContacts)
-      .set({ ...change, updatedAt: now })
-      .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
+      .set({ grantedScopes: scopes, updatedAt: now })
+      .where(
+        and(
+          eq(agentContacts.userId, user.id),
+          eq(agentContacts.agentId, agent.id),
+          isNotNull(agentContacts.addedAt),
+        ),
+      )
+      .returning({ userId: agentContacts.userId });
+    if (updated.length === 0)
+      throw new CoreError("not_found", "Add the agent to your contacts before granting scopes");
     await notifyTopics(tx, [`user:${user.id}`]);
   });
-}
-
-export const setInitiation = (
-  deps: CoreDeps,
-  userRef: string,
-  agentRef: string,
-  mode: "any" | "reply_only",
-) =>
-  setSetting(deps, userRef, agentRef, {
-    initiation: parseInput(z.enum(["any", "reply_only"]), mode, "mode"),
-  });
-
-export const blockAgent = (deps: CoreDeps, userRef: string, agentRef: string) =>
-  setSetting(deps, userRef, agentRef, { blockedAt: deps.clock.now() });
-
-export const unblockAgent = (deps: CoreDeps, userRef: string, agentRef: string) =>
-  setSetting(deps, userRef, agentRef, { blockedAt: null });
-
-/** A person-to-person contact (what `contacts_of_contacts` privacy looks at). */
-export async function addUserContact(
-  deps: CoreDeps,
-  userRef: string,
-  contactRef: string,
-): Promise<void> {
-  const user = await person(deps, userRef);
-  const contact = await person(deps, contactRef);
-  await deps.db
-    .insert(userContacts)
-    .values({ userId: user.id, contactId: contact.id, createdAt: deps.clock.now() })
-    .onConflictDoNothing();
+  return { grantedScopes: scopes };
 }

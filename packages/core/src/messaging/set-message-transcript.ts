@@ -1,63 +1,68 @@
+import { MAX_CONTENT_CHARS } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, eq, isNotNull, ne } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
+import { z } from "zod";
 import type { CoreDeps } from "../deps";
-import { CoreError } from "../errors";
+import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
+import { notifyTopics } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
-import { MASKED_MESSAGE } from "./send-person-message";
+import { messageTranscriptEvent } from "./message-events";
 
-const { messages, agentContacts, users } = schema;
+const { agentContacts, messages, users } = schema;
+
+const TranscriptText = z.string().trim().min(1).max(MAX_CONTENT_CHARS);
 
 /**
- * A person's voice note has its transcript: store it and tell the agent (`message.transcript`,
- * after its `message.received` by construction, masked without `messages:read`).
+ * A person's voice note to an agent has its transcript (from the transcription service, or the
+ * CLI's `transcript` command): it is stored on the message and the agent gets
+ * `message.transcript` in the same transaction — always after the note's `message.received`,
+ * which committed with the note — masked without the person's `messages:read`. Agents' own
+ * notes are not transcribed by the service.
  */
 export async function setMessageTranscript(
   deps: CoreDeps,
   messageId: string,
   text: string,
 ): Promise<void> {
+  const transcript = parseInput(TranscriptText, text, "text");
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
-    const [message] = await tx
-      .select()
-      .from(messages)
-      .where(eq(messages.id, messageId))
-      .for("update");
-    if (!message) throw new CoreError("message_not_found", `No message ${messageId}`);
-    if (message.type !== "voice")
-      throw new CoreError("validation_error", "Only voice notes have transcripts");
     const [row] = await tx
-      .select({ contact: agentContacts, user: users })
-      .from(agentContacts)
-      .innerJoin(users, eq(users.id, agentContacts.userId))
-      .where(
+      .select({ message: messages, contact: agentContacts, sender: users })
+      .from(messages)
+      .innerJoin(users, eq(users.id, messages.senderId))
+      .leftJoin(
+        agentContacts,
         and(
-          eq(agentContacts.conversationId, message.conversationId),
-          eq(agentContacts.userId, message.senderId),
-          ne(agentContacts.agentId, message.senderId),
-          isNotNull(agentContacts.conversationId),
+          eq(agentContacts.conversationId, messages.conversationId),
+          eq(agentContacts.userId, messages.senderId),
+          ne(agentContacts.agentId, messages.senderId),
         ),
-      );
-    if (!row)
+      )
+      .where(eq(messages.id, messageId))
+      .for("update", { of: messages });
+    if (!row) throw new CoreError("not_found", `No message ${messageId}`);
+    if (row.message.type !== "voice")
+      throw new CoreError("validation_error", "Only voice notes have transcripts", {
+        issues: [{ path: "message", message: "not a voice note" }],
+      });
+    if (!row.contact)
       throw new CoreError(
         "validation_error",
-        "Only a person's voice note to an agent gets a transcript here",
+        "Only a person's voice note to an agent is transcribed by the service",
+        { issues: [{ path: "message", message: "not a person's voice note to an agent" }] },
       );
-    await tx.update(messages).set({ transcript: text }).where(eq(messages.id, messageId));
-    const readable = row.contact.grantedScopes.includes("messages:read");
+    await tx.update(messages).set({ transcript }).where(eq(messages.id, messageId));
+    await notifyTopics(tx, [`user:${row.sender.id}`]);
     await appendEvents(tx, now, [
-      {
-        agentId: row.contact.agentId,
-        type: "message.transcript",
-        payload: {
-          conversationId: message.conversationId,
-          messageId,
-          from: toAgentUser(row.user),
-          transcript: readable ? text : null,
-          ...(!readable && { accessDenied: { scope: "messages:read", message: MASKED_MESSAGE } }),
-        },
-      },
+      messageTranscriptEvent(
+        row.contact.agentId,
+        toAgentUser(row.sender),
+        row.message,
+        transcript,
+        row.contact.grantedScopes,
+      ),
     ]);
   });
 }

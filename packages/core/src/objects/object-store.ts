@@ -1,5 +1,6 @@
 import { type Executor, schema } from "@switchboard/db";
 import { and, eq, isNull } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
 import { newId } from "../ids";
 
 const { objects } = schema;
@@ -71,6 +72,9 @@ export const postgresObjectStore: ObjectStore = {
     await db.update(objects).set({ data: null, deletedAt: now }).where(eq(objects.id, id));
   },
 };
+
+/** The store this deployment uses; the one place to switch to an S3-compatible store later. */
+export const objectStoreOf = (_deps: CoreDeps): ObjectStore => postgresObjectStore;
 
 export const objectPath = (id: string) => `/objects/${id}`;
 export const objectIdFromPath = (path: string) =>

@@ -4,12 +4,7 @@ import { ok } from "~/server/responses";
 
 export const { GET, POST, PUT, PATCH, DELETE } = methods({
   DELETE: agentRoute({}, async ({ principal, deps, params }) => {
-    await removeReaction(
-      deps,
-      principal.agentId,
-      params.messageId as string,
-      params.emoji as string,
-    );
+    await removeReaction(deps, principal.agentId, params.messageId ?? "", params.emoji ?? "");
     return ok({ ok: true });
   }),
 });

@@ -1,0 +1,163 @@
+import {
+  type AgentScope,
+  inConsentOrder,
+  Num,
+  type PersonConversation,
+} from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+import { and, desc, eq, inArray, or, type SQL, sql } from "drizzle-orm";
+import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { findAgent } from "../identity/agents";
+import { findUser, toAgentUser } from "../identity/users";
+import { toAgentMessage } from "./compose-message";
+
+const {
+  agentContacts,
+  agents,
+  conversationReads,
+  conversations,
+  messages,
+  typingIndicators,
+  users,
+} = schema;
+
+const person = alias(users, "person");
+const agentUser = alias(users, "agent_user");
+
+/** A person's chat with one agent, as the person-side functions act on it. */
+export interface PersonChat {
+  user: typeof users.$inferSelect;
+  agent: typeof users.$inferSelect;
+  contact: typeof agentContacts.$inferSelect;
+  conversationId: string;
+}
+
+/**
+ * Finds a person's chat with an agent. `userRef` is the person's id or number; `chatRef` is the
+ * conversation id, or the agent's id or `800-` number. A person with no standing toward that
+ * agent (never added it, never set anything) has no chat: `not_a_contact` when `forSending`,
+ * otherwise `not_found`.
+ */
+export async function findPersonChat(
+  deps: CoreDeps,
+  userRef: string,
+  chatRef: string,
+  options: { forSending?: boolean } = {},
+): Promise<PersonChat> {
+  const byRef = (table: { id: AnyPgColumn; num: AnyPgColumn }, ref: string): SQL =>
+    Num.safeParse(ref).success ? eq(table.num, ref) : eq(table.id, ref);
+  const [row] = await deps.db
+    .select({ user: person, agent: agentUser, contact: agentContacts })
+    .from(agentContacts)
+    .innerJoin(person, eq(person.id, agentContacts.userId))
+    .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
+    .where(
+      and(
+        byRef(person, userRef),
+        or(eq(agentContacts.conversationId, chatRef), byRef(agentUser, chatRef)),
+      ),
+    )
+    .limit(1);
+  if (row) return { ...row, conversationId: row.contact.conversationId };
+  const user = await findUser(deps, userRef);
+  if (options.forSending && !chatRef.startsWith("cnv_")) {
+    await findAgent(deps, chatRef);
+    throw new CoreError("not_a_contact", "Add the agent to your contacts before writing to it");
+  }
+  throw new CoreError("not_found", `${user.displayName ?? user.num} has no chat ${chatRef}`);
+}
+
+/** A message of the person's chat, with the chat it belongs to. */
+export async function findPersonChatMessage(deps: CoreDeps, userRef: string, messageId: string) {
+  const [message] = await deps.db
+    .select({ id: messages.id, conversationId: messages.conversationId })
+    .from(messages)
+    .where(eq(messages.id, messageId));
+  if (!message) throw new CoreError("not_found", `No message ${messageId}`);
+  const chat = await findPersonChat(deps, userRef, message.conversationId).catch((error) => {
+    throw error instanceof CoreError && error.code === "not_found"
+      ? new CoreError("not_found", `No message ${messageId}`)
+      : error;
+  });
+  return { chat, messageId: message.id };
+}
+
+/**
+ * The person's chats with agents as a chat list shows them, newest activity first; one chat
+ * when `conversationId` is given.
+ */
+export async function loadPersonConversations(
+  deps: CoreDeps,
+  userId: string,
+  conversationId?: string,
+): Promise<PersonConversation[]> {
+  const now = deps.clock.now();
+  const rows = await deps.db
+    .select({
+      contact: agentContacts,
+      conversation: conversations,
+      agent: agentUser,
+      requestedScopes: agents.requestedScopes,
+      unreadCount: sql<number>`(
+        select count(*)::int from ${messages}
+        where ${messages.conversationId} = ${conversations.id}
+          and ${messages.senderId} = ${agentContacts.agentId}
+          and ${messages.pos} > coalesce((
+            select ${conversationReads.lastReadPos} from ${conversationReads}
+            where ${conversationReads.conversationId} = ${conversations.id}
+              and ${conversationReads.userId} = ${agentContacts.userId}), 0)
+      )`.mapWith(Number),
+      agentTypingUntil: sql<Date | null>`(
+        select ${typingIndicators.until} from ${typingIndicators}
+        where ${typingIndicators.conversationId} = ${conversations.id}
+          and ${typingIndicators.userId} = ${agentContacts.agentId}
+          and ${typingIndicators.until} > ${now.toISOString()}::timestamptz
+      )`.mapWith(typingIndicators.until),
+    })
+    .from(agentContacts)
+    .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
+    .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
+    .innerJoin(agents, eq(agents.id, agentContacts.agentId))
+    .where(
+      and(
+        eq(agentContacts.userId, userId),
+        conversationId ? eq(agentContacts.conversationId, conversationId) : undefined,
+      ),
+    )
+    .orderBy(
+      desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`),
+      desc(conversations.id),
+    );
+  const ids = rows.map((r) => r.conversation.id);
+  const last =
+    ids.length === 0
+      ? []
+      : await deps.db
+          .selectDistinctOn([messages.conversationId], { message: messages, senderNum: users.num })
+          .from(messages)
+          .innerJoin(users, eq(users.id, messages.senderId))
+          .where(inArray(messages.conversationId, ids))
+          .orderBy(messages.conversationId, desc(messages.pos));
+  const lastBy = new Map(last.map((l) => [l.message.conversationId, l]));
+  return rows.map((r) => {
+    const lastMessage = lastBy.get(r.conversation.id);
+    return {
+      id: r.conversation.id,
+      agent: toAgentUser(r.agent),
+      isContact: r.contact.addedAt !== null,
+      requestedScopes: inConsentOrder(r.requestedScopes as AgentScope[]),
+      grantedScopes: r.contact.addedAt
+        ? inConsentOrder(r.contact.grantedScopes as AgentScope[])
+        : [],
+      initiation: r.contact.initiation,
+      blocked: r.contact.blockedAt !== null,
+      lastMessage: lastMessage ? toAgentMessage(lastMessage.message, lastMessage.senderNum) : null,
+      lastMessageAt: r.conversation.lastMessageAt?.toISOString() ?? null,
+      unreadCount: r.unreadCount,
+      agentTypingUntil: r.agentTypingUntil?.toISOString() ?? null,
+      createdAt: r.conversation.createdAt.toISOString(),
+    };
+  });
+}
