@@ -70,7 +70,10 @@ export async function runCli(
     return 0;
   } catch (error) {
     if (!(error instanceof CoreError)) {
-      const message = error instanceof Error ? error.message || error.name : String(error);
+      // Report the root cause (ECONNREFUSED, say), not a wrapper's "Failed query: <sql>".
+      let root: unknown = error;
+      while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+      const message = root instanceof Error ? root.message || root.name : String(root);
       return fail("internal_error", message);
     }
     if (error.code !== "validation_error") return fail(error.code, error.message);

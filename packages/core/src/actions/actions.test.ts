@@ -4,6 +4,7 @@ import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
+import { getAgentUsage } from "../limits/charge-send";
 import { createRecord, listOwnRecords } from "../records/person-records";
 import { createTestDeps } from "../testing";
 import { decideAction, expireAction } from "./decide-action";
@@ -77,7 +78,7 @@ describe("proposing", () => {
   });
 
   it("refuses bad expiry, bad skill payloads, missing skill scopes and too many pending", async () => {
-    const { propose } = await setup(["messages:read", "messages:write"]);
+    const { propose, agent } = await setup(["messages:read", "messages:write"]);
     const at = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
     expect(await failure(propose({ kind: "k", expiresAt: at(59_000) }))).toBe("invalid_expiry");
     expect(await failure(propose({ kind: "k", expiresAt: at(7 * 24 * 3600_000 + 1000) }))).toBe(

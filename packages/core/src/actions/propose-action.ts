@@ -14,7 +14,7 @@ import { notifyTopics } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { newId } from "../ids";
 import { enqueueJob } from "../jobs/enqueue-job";
-import { chargeSend, recordRefusedSend } from "../limits/charge-send";
+import { chargeSend } from "../limits/charge-send";
 import { insertMessage, toAgentMessage } from "../messaging/compose-message";
 import { toAgentAction } from "./action-shape";
 import { checkCustomPayload, checkSkillPayload, runSkill } from "./run-skill";
@@ -51,18 +51,12 @@ export async function proposeAction(
     deps,
     principal.agentId,
     { to: request.to, conversationId: request.conversationId },
-    { scope: "messages:write", initiating: true },
+    {
+      // A skill also needs its own write scope; both are refused sends when missing.
+      scope: request.skill ? ["messages:write", skillScope(request.skill)] : "messages:write",
+      initiating: true,
+    },
   );
-  if (request.skill && !access.grantedScopes.includes(skillScope(request.skill))) {
-    await recordRefusedSend(deps, principal.agentId);
-    throw new CoreError(
-      "scope_not_granted",
-      `This person has not granted ${skillScope(request.skill)}`,
-      {
-        scope: skillScope(request.skill),
-      },
-    );
-  }
 
   const result = await deps.db.transaction(async (tx) => {
     const [pending] = await tx

@@ -20,8 +20,8 @@ export interface AccessTarget {
 }
 
 export interface AccessNeed {
-  /** The scope the call needs from the person. */
-  scope: AgentScope;
+  /** The scope(s) the call needs from the person; the first one missing is reported. */
+  scope: AgentScope | readonly AgentScope[];
   /** Sends and proposals start something: they also need a replies-only person's open window. */
   initiating?: boolean;
   /** With a message target: the agent's own message needs no consent at all (its voice notes). */
@@ -188,9 +188,12 @@ function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAcce
   if (!contact?.addedAt)
     throw new CoreError("not_a_contact", "This person has not added the agent as a contact");
   const granted = contact.grantedScopes as AgentScope[];
-  if (!granted.includes(need.scope))
-    throw new CoreError("scope_not_granted", `This person has not granted ${need.scope}`, {
-      scope: need.scope,
+  const missing = (typeof need.scope === "string" ? [need.scope] : need.scope).find(
+    (scope) => !granted.includes(scope),
+  );
+  if (missing)
+    throw new CoreError("scope_not_granted", `This person has not granted ${missing}`, {
+      scope: missing,
     });
   if (need.initiating && contact.initiation === "reply_only") {
     const last = contact.lastInboundAt?.getTime() ?? Number.NEGATIVE_INFINITY;
