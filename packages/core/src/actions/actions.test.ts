@@ -91,6 +91,8 @@ describe("proposing", () => {
     expect(await failure(propose({ skill: "create_task", payload: { title: "x" } }))).toBe(
       "scope_not_granted",
     );
+    // A missing skill scope is a refused send, counted toward the daily ceiling.
+    expect((await getAgentUsage(t.deps, agent.id)).usage.refused).toBe(1);
     expect(await failure(propose({ kind: "a", expiresAt: at(60_000) }))).toBe("ok");
     expect(await failure(propose({ kind: "b" }))).toBe("ok");
     expect(await failure(propose({ kind: "c" }))).toBe("too_many_pending");
