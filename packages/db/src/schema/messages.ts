@@ -93,3 +93,30 @@ export const reactions = pgTable(
   },
   (t) => [primaryKey({ columns: [t.messageId, t.userId, t.emoji] })],
 );
+
+/**
+ * Replies an agent is streaming over the WebSocket: the text so far, visible to the person
+ * live. `reply.end` turns the row into a stored message with the same id; `reply.abort`
+ * and the idle end remove it.
+ */
+export const replyStreams = pgTable(
+  "reply_streams",
+  {
+    /** The id the stored message will carry (`reply.started.messageId`). */
+    messageId: text().primaryKey(),
+    /** The agent's own name for the reply, unique per connection. */
+    streamId: text().notNull(),
+    /** The WebSocket connection (its lease) that owns the reply. */
+    connectionId: text().notNull(),
+    conversationId: text()
+      .notNull()
+      .references(() => conversations.id, { onDelete: "cascade" }),
+    senderId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    text: text().notNull().default(""),
+    startedAt: timestamp({ withTimezone: true }).notNull(),
+    lastDeltaAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("reply_streams_conversation_idx").on(t.conversationId)],
+);
