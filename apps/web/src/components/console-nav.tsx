@@ -6,6 +6,7 @@ import { signOut } from "next-auth/react";
 import { useState } from "react";
 
 const links = [
+  { href: "/chats", label: "Chats" },
   { href: "/agents", label: "Agents" },
   { href: "/self-chat", label: "Self chat" },
 ];

@@ -81,6 +81,12 @@ export function describeError(error: TRPCError): { message: string; data: Consol
 
 const t = initTRPC.context<Context>().create({
   transformer: superjson,
+  // Live views are server-sent events; pings keep proxies from closing an idle stream, and the
+  // browser reconnects (and re-reads) when pings stop arriving.
+  sse: {
+    ping: { enabled: true, intervalMs: 15_000 },
+    client: { reconnectAfterInactivityMs: 40_000 },
+  },
   errorFormatter({ shape, error }) {
     const { message, data } = describeError(error);
     return { ...shape, message, data };

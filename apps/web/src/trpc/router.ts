@@ -2,6 +2,7 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { router } from "./init";
 import { agentsRouter } from "./routers/agents";
 import { authRouter } from "./routers/auth";
+import { chatsRouter } from "./routers/chats";
 import { developerKeysRouter } from "./routers/developer-keys";
 import { selfChatRouter } from "./routers/self-chat";
 import { tokensRouter } from "./routers/tokens";
@@ -9,6 +10,7 @@ import { tokensRouter } from "./routers/tokens";
 /** The console's API: one router per capability, each procedure a thin adapter over core. */
 export const appRouter = router({
   auth: authRouter,
+  chats: chatsRouter,
   agents: agentsRouter,
   tokens: tokensRouter,
   selfChat: selfChatRouter,

@@ -1,4 +1,4 @@
-import type { CoreDeps } from "@switchboard/core";
+import { type CoreDeps, sendAgentMessage, setGrant } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
@@ -211,6 +211,79 @@ describe("developer keys and self chat", () => {
     const [revoked] = await owner.session.developerKeys.list.query();
     expect(revoked?.revokedAt).not.toBeNull();
     expect(await owner.session.selfChat.list.query()).toEqual([]);
+  });
+});
+
+describe("chats", () => {
+  /** Reads server-sent events of the live subscription straight from the handler. */
+  async function openLive(user: SessionUser, signal: AbortSignal) {
+    const response = await handleTrpcRequest(
+      new Request("http://console.test/api/trpc/chats.live", { signal }),
+      async () => ({ deps: t.deps, user }),
+    );
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    let buffered = "";
+    /** Resolves with the next data event (pings are comments and are skipped). */
+    return async function nextData(): Promise<string> {
+      for (;;) {
+        const end = buffered.indexOf("\n\n");
+        if (end >= 0) {
+          const event = buffered.slice(0, end);
+          buffered = buffered.slice(end + 2);
+          const data = event.split("\n").find((line) => line.startsWith("data:"));
+          if (data && !event.includes("event: connected")) return data;
+          continue;
+        }
+        const chunk = await reader.read();
+        if (chunk.done) throw new Error("the stream ended");
+        buffered += decoder.decode(chunk.value, { stream: true });
+      }
+    };
+  }
+
+  it("adds an agent through its consent card and wakes the person's live view on its reply", async () => {
+    const owner = await signUp("Owner");
+    const agent = await owner.session.agents.create.mutate({
+      displayName: "Live Bot",
+      requestedScopes: ["messages:read", "messages:write"],
+      requestPrivacy: "everyone",
+    });
+    const person = await signUp("Pia");
+    const card = await person.session.chats.consentCard.query({ agent: agent.num });
+    expect(card).toMatchObject({ mayAdd: true, isContact: false });
+    const added = await person.session.chats.add.mutate({
+      agent: agent.id,
+      scopes: ["messages:read"],
+    });
+    expect(added.grantedScopes).toEqual(["messages:read"]);
+
+    const controller = new AbortController();
+    const nextData = await openLive(
+      { id: person.user.id, num: person.user.num, name: "Pia" },
+      controller.signal,
+    );
+    try {
+      await nextData(); // the first wake-up: (re)read everything
+      await setGrant(t.deps, person.user.id, agent.id, ["messages:read", "messages:write"]);
+      await nextData();
+      await sendAgentMessage(
+        t.deps,
+        { agentId: agent.id },
+        { conversationId: added.conversationId, type: "text", content: "hello Pia" },
+      );
+      await nextData();
+      const page = await person.session.chats.page.query({ chat: added.conversationId });
+      expect(page.messages.map((m) => m.content)).toEqual(["hello Pia"]);
+      expect(page.conversation.unreadCount).toBe(1);
+    } finally {
+      controller.abort();
+    }
+    // Another person sees no such chat.
+    const other = await signUp("Oscar");
+    const foreign = await failure(other.session.chats.page.query({ chat: added.conversationId }));
+    expect(foreign.data).toMatchObject({ httpStatus: 404, code: "not_found" });
   });
 });
 

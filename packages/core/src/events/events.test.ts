@@ -4,6 +4,7 @@ import { createDeps } from "../deps";
 import { CoreError } from "../errors";
 import { createTestDeps } from "../testing";
 import { appendEvents } from "./append-event";
+import { notifyTopics } from "./notifier";
 import { pollEvents } from "./poll-events";
 import { latestSeq, readEvents } from "./read-events";
 
@@ -132,5 +133,24 @@ describe("long-poll", () => {
     expect(
       (await pollEvents(t.deps, "agt_lp_cap", { afterSeq: 0, limit: 100, wait: 0.1 })).events,
     ).toEqual([]);
+  });
+
+  it("watch yields once at start, then once per burst of wake-ups, until aborted", async () => {
+    const controller = new AbortController();
+    const wakes = t.deps.notifier.watch("user:usr_watch", controller.signal);
+    const next = () => wakes.next();
+    expect(await next()).toEqual({ done: false, value: undefined }); // the initial read
+    // Three notifications while the consumer is busy coalesce into one wake-up.
+    for (let i = 0; i < 3; i++) await notifyTopics(t.deps.db, ["user:usr_watch"]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await next()).done).toBe(false);
+    const waiting = next();
+    const early = await Promise.race([waiting, new Promise((r) => setTimeout(r, 150, "idle"))]);
+    expect(early).toBe("idle"); // nothing pending, so it waits
+    await notifyTopics(t.deps.db, ["user:usr_other", "user:usr_watch"]);
+    expect((await waiting).done).toBe(false);
+    const last = next();
+    controller.abort();
+    expect((await last).done).toBe(true);
   });
 });

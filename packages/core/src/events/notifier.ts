@@ -31,6 +31,38 @@ export class Notifier {
     };
   }
 
+  /**
+   * The wake-ups on `topic` as an async iterable, for live views: yields once at the start (so
+   * a view that (re)connects re-reads) and then once per burst of notifications, coalescing
+   * those that arrive while the consumer is busy. Ends when `signal` aborts.
+   */
+  async *watch(topic: Topic, signal: AbortSignal): AsyncGenerator<void> {
+    let pending = true;
+    let wakeConsumer: (() => void) | undefined;
+    const onWake = () => {
+      pending = true;
+      wakeConsumer?.();
+    };
+    const unsubscribe = await this.subscribe(topic, onWake);
+    const onAbort = () => wakeConsumer?.();
+    signal.addEventListener("abort", onAbort);
+    try {
+      while (!signal.aborted) {
+        if (!pending)
+          await new Promise<void>((resolve) => {
+            wakeConsumer = resolve;
+          });
+        wakeConsumer = undefined;
+        if (signal.aborted) return;
+        pending = false;
+        yield;
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      unsubscribe();
+    }
+  }
+
   private dispatch(payload: string): void {
     for (const topic of payload.split(",")) {
       for (const wake of this.subscribers.get(topic) ?? []) wake();

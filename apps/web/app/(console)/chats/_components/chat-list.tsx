@@ -1,0 +1,69 @@
+"use client";
+
+import type { PersonConversation } from "@switchboard/contract";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { useTRPC } from "~/trpc/client";
+import { useLiveChats } from "./live";
+import { messagePreview } from "./message-preview";
+
+/** The person's chats, newest activity first, kept live; the open one is marked. */
+export function ChatList() {
+  const trpc = useTRPC();
+  const status = useLiveChats();
+  const chats = useQuery(trpc.chats.list.queryOptions());
+  const open = useParams<{ conversationId?: string }>().conversationId;
+  return (
+    <aside className="chat-list" aria-labelledby="chat-list-heading">
+      <div className="chat-list-head">
+        <h2 id="chat-list-heading">Chats</h2>
+        <span className={`live-dot ${status}`} data-testid="live-status" title={liveTitle[status]}>
+          {status}
+        </span>
+      </div>
+      <Link href="/chats/add" className="chat-add" data-testid="chat-add">
+        + Add an agent
+      </Link>
+      {chats.error && <p className="form-error">{chats.error.message}</p>}
+      {chats.data?.length === 0 && (
+        <p className="hint chat-list-empty">No chats yet. Add an agent by its 800 number.</p>
+      )}
+      <ul data-testid="chat-list">
+        {chats.data?.map((chat) => (
+          <li key={chat.id}>
+            <Link
+              href={`/chats/${chat.id}`}
+              className="chat-row"
+              aria-current={chat.id === open ? "page" : undefined}
+              data-testid="chat-row"
+            >
+              <span className="chat-row-name">
+                {chat.agent.displayName ?? chat.agent.num}
+                {chat.unreadCount > 0 && (
+                  <span className="badge" data-testid="chat-unread" title="Unread messages">
+                    {chat.unreadCount}
+                  </span>
+                )}
+              </span>
+              <span className="chat-row-preview">{rowLine(chat)}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+const liveTitle = {
+  live: "Updates arrive as they happen",
+  connecting: "Connecting for live updates…",
+  offline: "Live updates are interrupted; retrying",
+};
+
+function rowLine(chat: PersonConversation): string {
+  if (chat.blocked) return "Blocked";
+  if (chat.agentTypingUntil && Date.parse(chat.agentTypingUntil) > Date.now()) return "typing…";
+  if (!chat.isContact) return "Not in your contacts";
+  return chat.lastMessage ? messagePreview(chat.lastMessage) : chat.agent.num;
+}

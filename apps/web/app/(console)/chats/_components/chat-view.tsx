@@ -1,0 +1,141 @@
+"use client";
+
+import type { PersonChatPage } from "@switchboard/contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { shownError } from "~/components/errors";
+import { useTRPC } from "~/trpc/client";
+import { ChatSettings } from "./chat-settings";
+import { Composer } from "./composer";
+import { MessageBubble } from "./message-bubble";
+
+/**
+ * One chat with an agent, kept live by the chats layout: messages oldest first with the newest
+ * in view, the agent's typing, read state and reactions; reading the chat marks it read.
+ */
+export function ChatView({ conversationId }: { conversationId: string }) {
+  const trpc = useTRPC();
+  const page = useQuery(trpc.chats.page.queryOptions({ chat: conversationId }));
+  const [showSettings, setShowSettings] = useState(false);
+
+  if (page.isPending) return <p className="muted">Loading the chat…</p>;
+  if (page.error)
+    return (
+      <p className="form-error" role="alert">
+        {page.error.data?.code === "not_found" ? "There is no such chat." : page.error.message}
+      </p>
+    );
+  const { conversation } = page.data;
+  const agent = conversation.agent;
+  return (
+    <>
+      <title>{`${agent.displayName ?? agent.num} · Chats · Switchboard`}</title>
+      <section className="card chat" aria-labelledby="chat-heading">
+        <header className="chat-head">
+          <span className="avatar agent" aria-hidden="true">
+            {(agent.displayName ?? "A").charAt(0).toUpperCase()}
+          </span>
+          <div className="chat-title">
+            <h1 id="chat-heading" data-testid="chat-agent-name">
+              {agent.displayName ?? agent.num}
+            </h1>
+            <span className="mono muted">{agent.num}</span>
+          </div>
+          <div className="row chat-badges">
+            {conversation.initiation === "reply_only" && (
+              <span className="badge" data-testid="chat-reply-only">
+                reply-only
+              </span>
+            )}
+            {conversation.blocked && (
+              <span className="badge warn" data-testid="chat-blocked">
+                blocked
+              </span>
+            )}
+            {!conversation.isContact && <span className="badge off">not a contact</span>}
+            <button
+              type="button"
+              className="secondary small"
+              aria-expanded={showSettings}
+              onClick={() => setShowSettings((shown) => !shown)}
+              data-testid="chat-settings-toggle"
+            >
+              Settings
+            </button>
+          </div>
+        </header>
+        {showSettings && <ChatSettings conversation={conversation} />}
+        <MessageList page={page.data} />
+        <Composer conversation={conversation} />
+      </section>
+    </>
+  );
+}
+
+function MessageList({ page }: { page: PersonChatPage }) {
+  const trpc = useTRPC();
+  const { conversation, messages } = page;
+  const agentId = conversation.agent.id;
+  const list = useRef<HTMLOListElement>(null);
+  const markRead = useMutation(trpc.chats.markRead.mutationOptions());
+  const react = useMutation(trpc.chats.react.mutationOptions());
+  const reactError = shownError(react.error);
+  const newest = messages.at(-1);
+  const lastMine = messages.findLast((m) => m.senderId !== agentId);
+  const agentTyping = useUntil(conversation.agentTypingUntil);
+
+  // Keep the newest message in view, and mark what the person now sees as read.
+  const newestId = newest?.id;
+  useEffect(() => {
+    if (newestId) list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [newestId]);
+  const unread = page.conversation.unreadCount > 0 && conversation.isContact;
+  const { mutate: mark } = markRead;
+  useEffect(() => {
+    if (unread) mark({ chat: conversation.id });
+  }, [unread, mark, conversation.id]);
+
+  return (
+    <>
+      {messages.length === 0 ? (
+        <p className="empty" data-testid="chat-empty">
+          No messages yet. Say hello below.
+        </p>
+      ) : (
+        <ol className="chat-messages" ref={list} data-testid="chat-messages" aria-live="polite">
+          {page.hasMore && <li className="hint">Older messages are not shown.</li>}
+          {messages.map((message) => (
+            <MessageBubble
+              key={message.id}
+              message={message}
+              mine={message.senderId !== agentId}
+              agentId={agentId}
+              showRead={message.id === lastMine?.id}
+              onReact={(emoji, on) => react.mutate({ messageId: message.id, emoji, on })}
+            />
+          ))}
+        </ol>
+      )}
+      <p className="typing" data-testid="agent-typing" aria-live="polite">
+        {agentTyping ? `${conversation.agent.displayName ?? "The agent"} is typing…` : " "}
+      </p>
+      {reactError && (
+        <p className="form-error" role="alert">
+          {reactError.message}
+        </p>
+      )}
+    </>
+  );
+}
+
+/** True until the given time passes (re-rendering when it does). */
+function useUntil(until: string | null): boolean {
+  const [, setTick] = useState(0);
+  const remaining = until ? Date.parse(until) - Date.now() : 0;
+  useEffect(() => {
+    if (remaining <= 0) return;
+    const timer = setTimeout(() => setTick((t) => t + 1), remaining + 50);
+    return () => clearTimeout(timer);
+  }, [remaining]);
+  return remaining > 0;
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { shownError } from "~/components/errors";
+import { onFormSubmit } from "~/components/form";
+import { scopesFrom } from "~/components/scope-picker";
+import { useTRPC } from "~/trpc/client";
+import { GrantPicker } from "./grant-picker";
+
+/**
+ * An agent's consent card: who it is, what it asks to see and do, and the grant the person
+ * chooses (everything requested is checked to start; unchecking narrows it). Adding opens the
+ * chat.
+ */
+export function ConsentCardView({ agent }: { agent: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const card = useQuery(trpc.chats.consentCard.queryOptions({ agent }));
+  const add = useMutation(
+    trpc.chats.add.mutationOptions({
+      onSuccess: async ({ conversationId }) => {
+        await queryClient.invalidateQueries({ queryKey: trpc.chats.pathKey() });
+        router.push(`/chats/${conversationId}`);
+      },
+    }),
+  );
+  const error = shownError(add.error);
+
+  if (card.isPending) return <p className="muted">Looking up {agent}…</p>;
+  if (card.error)
+    return (
+      <p className="form-error" role="alert" data-testid="consent-error">
+        {card.error.data?.code === "not_found"
+          ? `No agent has the number ${agent}. Check the number and try again.`
+          : card.error.message}
+      </p>
+    );
+  const { agent: who, requestedScopes, mayAdd, refusal, isContact, conversationId } = card.data;
+  return (
+    <section
+      className="card consent-card"
+      aria-labelledby="consent-heading"
+      data-testid="consent-card"
+    >
+      <div className="consent-who">
+        <span className="avatar agent" aria-hidden="true">
+          {(who.displayName ?? "A").charAt(0).toUpperCase()}
+        </span>
+        <div>
+          <h2 id="consent-heading" data-testid="consent-agent-name">
+            {who.displayName ?? who.num}
+          </h2>
+          <span className="mono muted">{who.num}</span>
+          {who.bio && <p>{who.bio}</p>}
+        </div>
+      </div>
+      {isContact ? (
+        <p data-testid="consent-already">
+          Already in your contacts.{" "}
+          {conversationId && <Link href={`/chats/${conversationId}`}>Open the chat</Link>}
+        </p>
+      ) : !mayAdd ? (
+        <p className="form-error" data-testid="consent-refusal">
+          {refusal}
+        </p>
+      ) : (
+        <form
+          className="stack"
+          onSubmit={onFormSubmit((form) => add.mutate({ agent: who.id, scopes: scopesFrom(form) }))}
+        >
+          <GrantPicker requested={requestedScopes} granted={requestedScopes} />
+          <p className="hint">
+            You can change what it may do, make it reply-only, or block it from the chat at any
+            time.
+          </p>
+          {error && (
+            <p className="form-error" role="alert">
+              {error.message}
+            </p>
+          )}
+          <div className="row">
+            <button type="submit" disabled={add.isPending} data-testid="consent-add">
+              {add.isPending ? "Adding…" : "Add to contacts"}
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}

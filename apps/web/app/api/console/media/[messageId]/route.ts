@@ -1,0 +1,23 @@
+import { getPersonMessageMedia } from "@switchboard/core";
+import { getSessionUser } from "~/auth/session";
+import { bytesResponse } from "~/server/byte-range";
+import { getDeps } from "~/server/deps";
+import { errorResponse, toErrorResponse } from "~/server/responses";
+
+/**
+ * The stored media of a message in the signed-in person's chat, for the console's players and
+ * images (with Range, so a voice note can be sought). Errors use the API envelope.
+ */
+export async function GET(
+  request: Request,
+  { params }: { params: Promise<{ messageId: string }> },
+): Promise<Response> {
+  const user = await getSessionUser();
+  if (!user) return errorResponse("unauthorized", "Sign in to the console first");
+  try {
+    const media = await getPersonMessageMedia(getDeps(), user.id, (await params).messageId);
+    return bytesResponse(request, media.bytes, media.mimeType);
+  } catch (error) {
+    return toErrorResponse(error, crypto.randomUUID());
+  }
+}

@@ -1,0 +1,99 @@
+import {
+  addContact,
+  blockAgent,
+  getConsentCard,
+  listPersonConversations,
+  listPersonMessages,
+  markReadByPerson,
+  reactAsPerson,
+  removeContact,
+  sendPersonMessage,
+  setGrant,
+  setInitiation,
+  setPersonTyping,
+  unblockAgent,
+  unreactAsPerson,
+} from "@switchboard/core";
+import { z } from "zod";
+import { protectedProcedure, router } from "../init";
+
+/**
+ * The signed-in person's side of their chats with agents: finding an agent and adding it
+ * through its consent card, the chat itself, and their settings for each agent. Every input
+ * is checked by core (the same rules as the CLI); these schemas only give the shapes.
+ */
+const chat = z.object({ chat: z.string().min(1) });
+const agent = z.object({ agent: z.string().min(1) });
+const scopes = z.array(z.string());
+
+export const chatsRouter = router({
+  list: protectedProcedure.query(({ ctx }) => listPersonConversations(ctx.deps, ctx.user.id)),
+
+  consentCard: protectedProcedure
+    .input(agent)
+    .query(({ ctx, input }) => getConsentCard(ctx.deps, ctx.user.id, input.agent.trim())),
+
+  add: protectedProcedure
+    .input(agent.extend({ scopes }))
+    .mutation(({ ctx, input }) => addContact(ctx.deps, ctx.user.id, input.agent, input.scopes)),
+
+  page: protectedProcedure
+    .input(chat.extend({ before: z.string().optional() }))
+    .query(({ ctx, input }) =>
+      listPersonMessages(ctx.deps, ctx.user.id, input.chat, { before: input.before, limit: 100 }),
+    ),
+
+  send: protectedProcedure
+    .input(chat.extend({ message: z.unknown() }))
+    .mutation(({ ctx, input }) =>
+      sendPersonMessage(ctx.deps, ctx.user.id, input.chat, input.message),
+    ),
+
+  markRead: protectedProcedure
+    .input(chat.extend({ messageId: z.string().optional() }))
+    .mutation(({ ctx, input }) =>
+      markReadByPerson(ctx.deps, ctx.user.id, input.chat, input.messageId),
+    ),
+
+  typing: protectedProcedure
+    .input(chat.extend({ typing: z.boolean() }))
+    .mutation(({ ctx, input }) => setPersonTyping(ctx.deps, ctx.user.id, input.chat, input.typing)),
+
+  react: protectedProcedure
+    .input(z.object({ messageId: z.string(), emoji: z.string(), on: z.boolean() }))
+    .mutation(async ({ ctx, input }) => {
+      if (input.on) await reactAsPerson(ctx.deps, ctx.user.id, input.messageId, input.emoji);
+      else await unreactAsPerson(ctx.deps, ctx.user.id, input.messageId, input.emoji);
+    }),
+
+  setGrant: protectedProcedure
+    .input(agent.extend({ scopes }))
+    .mutation(({ ctx, input }) => setGrant(ctx.deps, ctx.user.id, input.agent, input.scopes)),
+
+  setReplyOnly: protectedProcedure
+    .input(agent.extend({ replyOnly: z.boolean() }))
+    .mutation(({ ctx, input }) =>
+      setInitiation(ctx.deps, ctx.user.id, input.agent, input.replyOnly ? "reply_only" : "any"),
+    ),
+
+  setBlocked: protectedProcedure
+    .input(agent.extend({ blocked: z.boolean() }))
+    .mutation(({ ctx, input }) =>
+      (input.blocked ? blockAgent : unblockAgent)(ctx.deps, ctx.user.id, input.agent),
+    ),
+
+  remove: protectedProcedure
+    .input(agent)
+    .mutation(({ ctx, input }) => removeContact(ctx.deps, ctx.user.id, input.agent)),
+
+  /**
+   * Server-sent wake-ups for the person's open console tabs: one at the start and one per burst
+   * of changes to anything they see (messages, typing, reads, reactions, settings). The tab
+   * re-reads what it shows; the wake-up itself carries nothing.
+   */
+  live: protectedProcedure.subscription(async function* ({ ctx, signal }) {
+    const stop = signal ?? new AbortController().signal;
+    for await (const _ of ctx.deps.notifier.watch(`user:${ctx.user.id}`, stop))
+      yield { at: Date.now() };
+  }),
+});
