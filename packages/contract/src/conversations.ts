@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AgentAction, AgentPlatformSkill } from "./actions";
 import { DateTime } from "./common";
 import { QueryInt } from "./events";
 import { AgentMessage, AgentMessageFields, checkMediaGroups } from "./messages";
@@ -70,6 +71,8 @@ export const PersonChatMessage = AgentMessageFields.extend({
   reactions: z.array(ChatReaction),
   /** True once its recipient (the participant who did not send it) has read up to or past it. */
   readByOther: z.boolean(),
+  /** On an approval card (`agentActionId` set): the proposal as it stands now. */
+  action: AgentAction.nullable(),
 }).superRefine(checkMediaGroups);
 export type PersonChatMessage = z.infer<typeof PersonChatMessage>;
 
@@ -84,6 +87,8 @@ export const PersonConversation = z.object({
   grantedScopes: z.array(AgentScope),
   initiation: Initiation,
   blocked: z.boolean(),
+  /** Create skills the person lets this agent run without a card. */
+  autoExecuteSkills: z.array(AgentPlatformSkill),
   lastMessage: AgentMessageFields.nullable(),
   lastMessageAt: DateTime.nullable(),
   /** Messages from the agent after the person's read mark. */

@@ -4,10 +4,12 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
+import { LiveUpdates } from "./live-updates";
 
 const links = [
   { href: "/chats", label: "Chats" },
   { href: "/agents", label: "Agents" },
+  { href: "/records/tasks", label: "Records", section: "/records" },
   { href: "/self-chat", label: "Self chat" },
 ];
 
@@ -26,13 +28,16 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
           <Link
             key={link.href}
             href={link.href}
-            aria-current={path.startsWith(link.href) ? "page" : undefined}
-            data-testid={`nav-${link.href.slice(1)}`}
+            aria-current={path.startsWith(link.section ?? link.href) ? "page" : undefined}
+            data-testid={`nav-${(link.section ?? link.href).slice(1)}`}
           >
             {link.label}
           </Link>
         ))}
       </nav>
+      <div className="sidebar-live">
+        <LiveUpdates />
+      </div>
       <div className="whoami" data-testid="whoami">
         <span className="avatar" aria-hidden="true">
           {(name ?? "?").trim().charAt(0).toUpperCase() || "?"}

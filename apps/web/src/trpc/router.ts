@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { authRouter } from "./routers/auth";
 import { chatsRouter } from "./routers/chats";
 import { developerKeysRouter } from "./routers/developer-keys";
+import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
 import { tokensRouter } from "./routers/tokens";
 
@@ -13,6 +14,7 @@ export const appRouter = router({
   chats: chatsRouter,
   agents: agentsRouter,
   tokens: tokensRouter,
+  records: recordsRouter,
   selfChat: selfChatRouter,
   developerKeys: developerKeysRouter,
 });

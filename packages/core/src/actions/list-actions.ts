@@ -8,6 +8,7 @@ import { schema } from "@switchboard/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { notifyTopics } from "../events/notifier";
 import { findAgent } from "../identity/agents";
 import { findUser } from "../identity/users";
 import { toAgentAction } from "./action-shape";
@@ -75,8 +76,11 @@ export async function setAutoExecute(
   const skills = new Set(row.skills as AgentPlatformSkill[]);
   if (enabled) skills.add(skill as AgentPlatformSkill);
   else skills.delete(skill as AgentPlatformSkill);
-  await deps.db
-    .update(agentContacts)
-    .set({ autoExecuteSkills: [...skills], updatedAt: deps.clock.now() })
-    .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(agentContacts)
+      .set({ autoExecuteSkills: [...skills], updatedAt: deps.clock.now() })
+      .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
+    await notifyTopics(tx, [`user:${user.id}`]);
+  });
 }

@@ -1,12 +1,13 @@
 import type { ChatReaction, PersonChatPage } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { asc, eq, inArray } from "drizzle-orm";
+import { toAgentAction } from "../actions/action-shape";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { readMessagePage } from "./list-agent-messages";
 import { findPersonChat, loadPersonConversations } from "./person-chat";
 
-const { conversationReads, messages, reactions } = schema;
+const { actions, conversationReads, messages, reactions } = schema;
 
 /**
  * A page of a person's chat with an agent (`chatRef`: conversation id, or the agent's id or
@@ -31,7 +32,8 @@ export async function listPersonMessages(
   if (!conversation) throw new CoreError("not_found", `No chat ${chatRef}`);
   const page = await readMessagePage(deps, conversationId, { limit, before: query.before });
   const ids = page.rows.map((r) => r.message.id);
-  const [reactionRows, readRows] = await Promise.all([
+  const actionIds = page.rows.flatMap((r) => r.message.agentActionId ?? []);
+  const [reactionRows, readRows, actionRows] = await Promise.all([
     ids.length === 0
       ? []
       : deps.db
@@ -48,7 +50,11 @@ export async function listPersonMessages(
       .from(conversationReads)
       .innerJoin(messages, eq(messages.pos, conversationReads.lastReadPos))
       .where(eq(conversationReads.conversationId, conversationId)),
+    actionIds.length === 0
+      ? []
+      : deps.db.select().from(actions).where(inArray(actions.id, actionIds)),
   ]);
+  const actionById = new Map(actionRows.map((row) => [row.id, toAgentAction(row)]));
   const readPos = new Map(readRows.map((r) => [r.userId, r.pos]));
   const byMessage = new Map<string, ChatReaction[]>();
   for (const r of reactionRows)
@@ -64,6 +70,7 @@ export async function listPersonMessages(
         ...(page.messages[i] as (typeof page.messages)[number]),
         reactions: byMessage.get(r.message.id) ?? [],
         readByOther: (readPos.get(recipient) ?? 0) >= r.message.pos,
+        action: actionById.get(r.message.agentActionId ?? "") ?? null,
       };
     }),
     hasMore: page.hasMore,

@@ -1,4 +1,5 @@
 import {
+  type AgentPlatformSkill,
   type AgentScope,
   inConsentOrder,
   Num,
@@ -153,6 +154,7 @@ export async function loadPersonConversations(
         : [],
       initiation: r.contact.initiation,
       blocked: r.contact.blockedAt !== null,
+      autoExecuteSkills: r.contact.autoExecuteSkills as AgentPlatformSkill[],
       lastMessage: lastMessage ? toAgentMessage(lastMessage.message, lastMessage.senderNum) : null,
       lastMessageAt: r.conversation.lastMessageAt?.toISOString() ?? null,
       unreadCount: r.unreadCount,

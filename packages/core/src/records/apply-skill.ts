@@ -1,6 +1,7 @@
 import { type AgentPlatformSkill, type SkillPayload, skillRecordType } from "@switchboard/contract";
 import type { Tx } from "@switchboard/db";
 import { and, eq, isNull } from "drizzle-orm";
+import { notifyTopics } from "../events/notifier";
 import { newId } from "../ids";
 import { syncDueTimer } from "./due-timers";
 import { type RecordType, recordPrefixes, recordTables } from "./projections";
@@ -33,6 +34,7 @@ export async function applySkill<S extends AgentPlatformSkill>(
       .insert(table)
       .values({ ...dates(fields), id, userId, createdAt: now, updatedAt: now } as never);
     await syncDueTimer(tx, type, id);
+    await notifyTopics(tx, [`user:${userId}`]);
     return { status: "succeeded", recordType: type, recordId: id };
   }
 
@@ -61,6 +63,8 @@ export async function applySkill<S extends AgentPlatformSkill>(
       error: `No ${type} ${id} on the approver's account`,
     };
   await syncDueTimer(tx, type, id);
+  // The person's open record pages and chats re-read.
+  await notifyTopics(tx, [`user:${userId}`]);
   return { status: "succeeded", recordType: type, recordId: id };
 }
 

@@ -3,6 +3,7 @@ import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
+import { notifyTopics } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { applySkill } from "./apply-skill";
 import {
@@ -79,11 +80,15 @@ export async function archiveOwnRecord(
 ) {
   const table = recordTables[type];
   const now = deps.clock.now();
-  const done = await deps.db
-    .update(table)
-    .set({ archivedAt: now, updatedAt: now })
-    .where(and(eq(table.id, id), eq(table.userId, userId), isNull(table.archivedAt)))
-    .returning({ id: table.id });
+  const done = await deps.db.transaction(async (tx) => {
+    const archived = await tx
+      .update(table)
+      .set({ archivedAt: now, updatedAt: now })
+      .where(and(eq(table.id, id), eq(table.userId, userId), isNull(table.archivedAt)))
+      .returning({ id: table.id });
+    await notifyTopics(tx, [`user:${userId}`]);
+    return archived;
+  });
   if (done.length === 0) throw new CoreError("not_found", `No ${type} ${id} on your account`);
 }
 

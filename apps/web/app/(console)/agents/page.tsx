@@ -6,6 +6,7 @@ import Link from "next/link";
 import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
 import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
 import { useTRPC } from "~/trpc/client";
@@ -112,11 +113,7 @@ function CreateAgent() {
           ),
         )}
       >
-        {error && (
-          <p className="form-error" role="alert">
-            {error.message}
-          </p>
-        )}
+        <FormError message={error?.message} />
         <label>
           Name
           <input

@@ -1,6 +1,7 @@
 import {
   addContact,
   blockAgent,
+  decideAction,
   getConsentCard,
   listPersonConversations,
   listPersonMessages,
@@ -8,6 +9,7 @@ import {
   reactAsPerson,
   removeContact,
   sendPersonMessage,
+  setAutoExecute,
   setGrant,
   setInitiation,
   setPersonTyping,
@@ -80,6 +82,31 @@ export const chatsRouter = router({
     .input(agent.extend({ blocked: z.boolean() }))
     .mutation(({ ctx, input }) =>
       (input.blocked ? blockAgent : unblockAgent)(ctx.deps, ctx.user.id, input.agent),
+    ),
+
+  setAutoExecute: protectedProcedure
+    .input(agent.extend({ skill: z.string(), enabled: z.boolean() }))
+    .mutation(({ ctx, input }) =>
+      setAutoExecute(ctx.deps, ctx.user.id, input.agent, input.skill, input.enabled),
+    ),
+
+  /** Approve (optionally with an edited payload) or reject a card, from its own chat. */
+  decide: protectedProcedure
+    .input(
+      chat.extend({
+        actionId: z.string().min(1),
+        approve: z.boolean(),
+        editedPayload: z.unknown().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) =>
+      decideAction(ctx.deps, {
+        userRef: ctx.user.id,
+        actionId: input.actionId,
+        approve: input.approve,
+        editedPayload: input.editedPayload,
+        conversationId: input.chat,
+      }),
     ),
 
   remove: protectedProcedure

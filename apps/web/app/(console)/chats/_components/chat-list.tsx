@@ -5,22 +5,17 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useTRPC } from "~/trpc/client";
-import { useLiveChats } from "./live";
 import { messagePreview } from "./message-preview";
 
-/** The person's chats, newest activity first, kept live; the open one is marked. */
+/** The person's chats, newest activity first (kept live by the console); the open one is marked. */
 export function ChatList() {
   const trpc = useTRPC();
-  const status = useLiveChats();
   const chats = useQuery(trpc.chats.list.queryOptions());
   const open = useParams<{ conversationId?: string }>().conversationId;
   return (
     <aside className="chat-list" aria-labelledby="chat-list-heading">
       <div className="chat-list-head">
         <h2 id="chat-list-heading">Chats</h2>
-        <span className={`live-dot ${status}`} data-testid="live-status" title={liveTitle[status]}>
-          {status}
-        </span>
       </div>
       <Link href="/chats/add" className="chat-add" data-testid="chat-add">
         + Add an agent
@@ -54,12 +49,6 @@ export function ChatList() {
     </aside>
   );
 }
-
-const liveTitle = {
-  live: "Updates arrive as they happen",
-  connecting: "Connecting for live updates…",
-  offline: "Live updates are interrupted; retrying",
-};
 
 function rowLine(chat: PersonConversation): string {
   if (chat.blocked) return "Blocked";

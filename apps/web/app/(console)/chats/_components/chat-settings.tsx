@@ -1,11 +1,13 @@
 "use client";
 
-import type { PersonConversation } from "@switchboard/contract";
-import { useMutation } from "@tanstack/react-query";
+import { createSkills, type PersonConversation, skillScope } from "@switchboard/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
 import { scopesFrom } from "~/components/scope-picker";
+import { useSettingToggle } from "~/components/use-setting-toggle";
 import { useTRPC } from "~/trpc/client";
 import { GrantPicker } from "./grant-picker";
 
@@ -18,8 +20,15 @@ export function ChatSettings({ conversation }: { conversation: PersonConversatio
   const trpc = useTRPC();
   const router = useRouter();
   const agent = conversation.agent.id;
-  const grant = useMutation(trpc.chats.setGrant.mutationOptions());
-  const replyOnly = useMutation(trpc.chats.setReplyOnly.mutationOptions());
+  const queryClient = useQueryClient();
+  // "Saved" shows once the pages have re-read the grant, so the boxes match what is stored.
+  const grant = useMutation(
+    trpc.chats.setGrant.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }),
+  );
+  const saveReplyOnly = useMutation(trpc.chats.setReplyOnly.mutationOptions());
+  const replyOnly = useSettingToggle(conversation.initiation === "reply_only", (next) =>
+    saveReplyOnly.mutateAsync({ agent, replyOnly: next }),
+  );
   const blocked = useMutation(trpc.chats.setBlocked.mutationOptions());
   const remove = useMutation(trpc.chats.remove.mutationOptions());
   const error = shownError(grant.error ?? replyOnly.error ?? blocked.error ?? remove.error);
@@ -53,17 +62,13 @@ export function ChatSettings({ conversation }: { conversation: PersonConversatio
           </div>
         </form>
       )}
+      {conversation.isContact && <AutoExecute conversation={conversation} />}
       <label className="check">
         <input
           type="checkbox"
-          // Shows the change at once; the live refresh then confirms it.
-          checked={
-            replyOnly.isPending
-              ? replyOnly.variables.replyOnly
-              : conversation.initiation === "reply_only"
-          }
-          disabled={replyOnly.isPending}
-          onChange={(event) => replyOnly.mutate({ agent, replyOnly: event.target.checked })}
+          checked={replyOnly.checked}
+          disabled={replyOnly.busy}
+          onChange={(event) => void replyOnly.toggle(event.target.checked)}
           data-testid="setting-reply-only"
         />
         <span>Reply-only: it may write only within 24 hours of your last message</span>
@@ -93,11 +98,61 @@ export function ChatSettings({ conversation }: { conversation: PersonConversatio
           </button>
         )}
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      <FormError message={error?.message} />
     </div>
+  );
+}
+
+const createSkillLabels = {
+  create_task: "Create tasks",
+  create_reminder: "Create reminders",
+  create_event: "Create events",
+  create_note: "Create notes",
+} as const;
+
+/**
+ * Create skills the agent may run without a card. Changes, completions and deletions always
+ * ask. A skill also needs its write scope granted, or the agent cannot propose it at all.
+ */
+function AutoExecute({ conversation }: { conversation: PersonConversation }) {
+  return (
+    <fieldset className="grant" data-testid="auto-execute">
+      <legend>Let it act without asking</legend>
+      {createSkills.map((skill) => (
+        <AutoExecuteSkill key={skill} conversation={conversation} skill={skill} />
+      ))}
+    </fieldset>
+  );
+}
+
+function AutoExecuteSkill({
+  conversation,
+  skill,
+}: {
+  conversation: PersonConversation;
+  skill: (typeof createSkills)[number];
+}) {
+  const trpc = useTRPC();
+  const save = useMutation(trpc.chats.setAutoExecute.mutationOptions());
+  const toggle = useSettingToggle(conversation.autoExecuteSkills.includes(skill), (enabled) =>
+    save.mutateAsync({ agent: conversation.agent.id, skill, enabled }),
+  );
+  const error = shownError(toggle.error);
+  const granted = conversation.grantedScopes.includes(skillScope(skill));
+  return (
+    <label className="check">
+      <input
+        type="checkbox"
+        checked={toggle.checked}
+        disabled={toggle.busy}
+        onChange={(event) => void toggle.toggle(event.target.checked)}
+        data-testid={`auto-${skill}`}
+      />
+      <span>
+        {createSkillLabels[skill]}
+        {!granted && <span className="hint"> (needs {skillScope(skill)})</span>}
+        {error && <span className="field-error"> {error.message}</span>}
+      </span>
+    </label>
   );
 }

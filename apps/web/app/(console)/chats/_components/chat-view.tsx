@@ -4,7 +4,9 @@ import type { PersonChatPage } from "@switchboard/contract";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
 import { useTRPC } from "~/trpc/client";
+import { ApprovalCard } from "./approval-card";
 import { ChatSettings } from "./chat-settings";
 import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
@@ -104,26 +106,26 @@ function MessageList({ page }: { page: PersonChatPage }) {
       ) : (
         <ol className="chat-messages" ref={list} data-testid="chat-messages" aria-live="polite">
           {page.hasMore && <li className="hint">Older messages are not shown.</li>}
-          {messages.map((message) => (
-            <MessageBubble
-              key={message.id}
-              message={message}
-              mine={message.senderId !== agentId}
-              agentId={agentId}
-              showRead={message.id === lastMine?.id}
-              onReact={(emoji, on) => react.mutate({ messageId: message.id, emoji, on })}
-            />
-          ))}
+          {messages.map((message) =>
+            message.action ? (
+              <ApprovalCard key={message.id} message={message} action={message.action} />
+            ) : (
+              <MessageBubble
+                key={message.id}
+                message={message}
+                mine={message.senderId !== agentId}
+                agentId={agentId}
+                showRead={message.id === lastMine?.id}
+                onReact={(emoji, on) => react.mutate({ messageId: message.id, emoji, on })}
+              />
+            ),
+          )}
         </ol>
       )}
       <p className="typing" data-testid="agent-typing" aria-live="polite">
         {agentTyping ? `${conversation.agent.displayName ?? "The agent"} is typing…` : " "}
       </p>
-      {reactError && (
-        <p className="form-error" role="alert">
-          {reactError.message}
-        </p>
-      )}
+      <FormError message={reactError?.message} />
     </>
   );
 }

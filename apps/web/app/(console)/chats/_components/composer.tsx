@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRef, useState } from "react";
 import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
 import { useTRPC } from "~/trpc/client";
 
 /** Typing is announced at most this often while the person keeps typing. */
@@ -97,11 +98,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
           Send
         </button>
       </div>
-      {error && (
-        <p className="form-error" role="alert" data-testid="composer-error">
-          {error.message}
-        </p>
-      )}
+      <FormError message={error?.message} testId="composer-error" />
     </form>
   );
 }

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
 import { scopesFrom } from "~/components/scope-picker";
 import { useTRPC } from "~/trpc/client";
 import { GrantPicker } from "./grant-picker";
@@ -76,11 +77,7 @@ export function ConsentCardView({ agent }: { agent: string }) {
             You can change what it may do, make it reply-only, or block it from the chat at any
             time.
           </p>
-          {error && (
-            <p className="form-error" role="alert">
-              {error.message}
-            </p>
-          )}
+          <FormError message={error?.message} />
           <div className="row">
             <button type="submit" disabled={add.isPending} data-testid="consent-add">
               {add.isPending ? "Adding…" : "Add to contacts"}

@@ -5,6 +5,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
 import { SecretOnce } from "~/components/secret-once";
 import { useTRPC } from "~/trpc/client";
@@ -79,11 +80,7 @@ export function DeveloperKeysCard() {
           {create.isPending ? "Creating…" : "Create key"}
         </button>
       </form>
-      {error && (
-        <p className="form-error" role="alert">
-          {error.message}
-        </p>
-      )}
+      <FormError message={error?.message} />
       {create.data && (
         <SecretOnce label="Your new developer key" value={create.data.key} testId="devkey-value" />
       )}

@@ -2,6 +2,7 @@
 
 import { useMutation } from "@tanstack/react-query";
 import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
 import { useTRPC } from "~/trpc/client";
 import { useInvalidateAgent } from "./invalidate";
@@ -54,11 +55,7 @@ export function PauseControl({
             <code>agent_paused</code> until you resume it.
           </p>
         )}
-        {error && (
-          <p className="form-error" role="alert">
-            {error.message}
-          </p>
-        )}
+        <FormError message={error?.message} />
       </div>
       {paused ? (
         <button

@@ -5,6 +5,7 @@ import { useMutation } from "@tanstack/react-query";
 import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
 import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
 import { useTRPC } from "~/trpc/client";
@@ -56,11 +57,7 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
           }),
         )}
       >
-        {error && (
-          <p className="form-error" role="alert" data-testid="profile-error">
-            {error.message}
-          </p>
-        )}
+        <FormError message={error?.message} testId="profile-error" />
         <label>
           Name
           <input

@@ -1,0 +1,248 @@
+"use client";
+
+import type {
+  AgentPlatformSkill,
+  EventRecord,
+  NoteRecord,
+  ReminderRecord,
+  TaskRecord,
+} from "@switchboard/contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { notFound, useParams } from "next/navigation";
+import { type ReactNode, useEffect, useState } from "react";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { formatTime } from "~/components/format";
+import { SkillForm } from "~/components/skill-form";
+import { useTRPC } from "~/trpc/client";
+
+type RecordType = "task" | "reminder" | "event" | "note";
+type AnyRecord = TaskRecord | ReminderRecord | EventRecord | NoteRecord;
+
+const sections = {
+  tasks: { type: "task", title: "Tasks" },
+  reminders: { type: "reminder", title: "Reminders" },
+  events: { type: "event", title: "Events" },
+  notes: { type: "note", title: "Notes" },
+} as const satisfies Record<string, { type: RecordType; title: string }>;
+
+/**
+ * A person's own tasks, reminders, events or notes: what agents created with their approval and
+ * what they added themselves. Each change runs the same skill an approved card runs.
+ */
+export default function RecordsPage() {
+  const section = sections[useParams<{ type: string }>().type as keyof typeof sections];
+  if (!section) notFound();
+  return (
+    <>
+      <title>{`${section.title} · Switchboard`}</title>
+      <div className="page-head">
+        <div>
+          <h1>Your records</h1>
+          <p className="muted">
+            Agents you granted a <code>:read</code> scope can see these; they change them only
+            through cards you approve (or create skills you let them run).
+          </p>
+        </div>
+      </div>
+      <nav className="tabs" aria-label="Record types">
+        {Object.entries(sections).map(([slug, { title }]) => (
+          <Link
+            key={slug}
+            href={`/records/${slug}`}
+            className="tab"
+            aria-current={section.title === title ? "page" : undefined}
+            data-testid={`records-tab-${slug}`}
+          >
+            {title}
+          </Link>
+        ))}
+      </nav>
+      <RecordList type={section.type} title={section.title} />
+      <CreateRecord type={section.type} />
+    </>
+  );
+}
+
+function RecordList({ type, title }: { type: RecordType; title: string }) {
+  const trpc = useTRPC();
+  const records = useQuery(trpc.records.list.queryOptions({ type }));
+  const target = useHash();
+  return (
+    <section className="card" aria-labelledby="records-heading">
+      <h2 id="records-heading">{title}</h2>
+      {records.isPending && <p className="muted">Loading…</p>}
+      {records.error && <p className="form-error">{records.error.message}</p>}
+      {records.data?.length === 0 && (
+        <p className="empty" data-testid="records-empty">
+          Nothing here yet.
+        </p>
+      )}
+      <ul className="records" data-testid="records">
+        {records.data?.map((record) => (
+          <RecordRow
+            key={record.id}
+            type={type}
+            record={record}
+            highlighted={target === record.id}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The URL's #fragment (a card's "view the task" link points at the record). */
+function useHash(): string {
+  const [hash, setHash] = useState("");
+  useEffect(() => {
+    const read = () => setHash(window.location.hash.slice(1));
+    read();
+    window.addEventListener("hashchange", read);
+    return () => window.removeEventListener("hashchange", read);
+  }, []);
+  return hash;
+}
+
+function RecordRow({
+  type,
+  record,
+  highlighted,
+}: {
+  type: RecordType;
+  record: AnyRecord;
+  highlighted: boolean;
+}) {
+  const trpc = useTRPC();
+  const [editing, setEditing] = useState(false);
+  const update = useMutation(
+    trpc.records.update.mutationOptions({ onSuccess: () => setEditing(false) }),
+  );
+  const complete = useMutation(trpc.records.complete.mutationOptions());
+  const archive = useMutation(trpc.records.archive.mutationOptions());
+  const remove = useMutation(trpc.records.delete.mutationOptions());
+  const error = shownError(complete.error ?? archive.error ?? remove.error);
+  const done =
+    ("status" in record && record.status === "completed") ||
+    ("isCompleted" in record && record.isCompleted);
+  const busy = complete.isPending || archive.isPending || remove.isPending;
+
+  return (
+    <li
+      id={record.id}
+      className={`record ${highlighted ? "highlighted" : ""} ${done ? "done" : ""}`}
+      data-testid="record"
+      data-record-id={record.id}
+    >
+      {editing ? (
+        <SkillForm
+          skill={`update_${type}` as AgentPlatformSkill}
+          initial={record as unknown as Record<string, unknown>}
+          submitLabel="Save"
+          pending={update.isPending}
+          serverError={shownError(update.error)?.message}
+          onSubmit={({ id, ...changes }) => update.mutate({ type, id: String(id), changes })}
+          testId="record-edit-form"
+        >
+          <button type="button" className="secondary" onClick={() => setEditing(false)}>
+            Cancel
+          </button>
+        </SkillForm>
+      ) : (
+        <>
+          <div className="record-main">
+            <strong data-testid="record-title">{record.title ?? "Untitled note"}</strong>
+            {done && <span className="badge ok">done</span>}
+            <RecordDetails record={record} />
+          </div>
+          <div className="row record-actions">
+            {(type === "task" || type === "reminder") && !done && (
+              <button
+                type="button"
+                className="secondary small"
+                disabled={busy}
+                onClick={() => complete.mutate({ type, id: record.id })}
+                data-testid="record-complete"
+              >
+                Complete
+              </button>
+            )}
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => setEditing(true)}
+              data-testid="record-edit"
+            >
+              Edit
+            </button>
+            <button
+              type="button"
+              className="secondary small"
+              disabled={busy}
+              onClick={() => archive.mutate({ type, id: record.id })}
+              data-testid="record-archive"
+            >
+              Archive
+            </button>
+            <button
+              type="button"
+              className="danger small"
+              disabled={busy}
+              onClick={() => {
+                if (window.confirm(`Delete "${record.title ?? "this note"}" for good?`))
+                  remove.mutate({ type, id: record.id });
+              }}
+              data-testid="record-delete"
+            >
+              Delete
+            </button>
+          </div>
+          <FormError message={error?.message} />
+        </>
+      )}
+    </li>
+  );
+}
+
+function RecordDetails({ record }: { record: AnyRecord }) {
+  const parts: ReactNode[] = [];
+  if ("dueDate" in record && record.dueDate) parts.push(`Due ${formatTime(record.dueDate)}`);
+  if ("priority" in record && record.priority) parts.push(`${record.priority} priority`);
+  if ("reminderTime" in record) parts.push(`At ${formatTime(record.reminderTime)}`);
+  if ("startTime" in record)
+    parts.push(
+      `${formatTime(record.startTime)}${record.endTime ? ` – ${formatTime(record.endTime)}` : ""}`,
+    );
+  if ("location" in record && record.location) parts.push(record.location);
+  const text =
+    "description" in record ? record.description : "content" in record ? record.content : null;
+  return (
+    <>
+      {parts.length > 0 && <span className="hint record-meta">{parts.join(" · ")}</span>}
+      {text && <p className="record-text">{text}</p>}
+    </>
+  );
+}
+
+function CreateRecord({ type }: { type: RecordType }) {
+  const trpc = useTRPC();
+  const [formKey, setFormKey] = useState(0);
+  const create = useMutation(
+    trpc.records.create.mutationOptions({ onSuccess: () => setFormKey((k) => k + 1) }),
+  );
+  return (
+    <section className="card" aria-labelledby="create-heading">
+      <h2 id="create-heading">New {type}</h2>
+      <SkillForm
+        key={`${type}-${formKey}`}
+        skill={`create_${type}` as AgentPlatformSkill}
+        submitLabel={`Add ${type}`}
+        pending={create.isPending}
+        serverError={shownError(create.error)?.message}
+        onSubmit={(data) => create.mutate({ type, data })}
+        testId="record-create-form"
+      />
+    </section>
+  );
+}

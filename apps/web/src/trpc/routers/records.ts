@@ -1,0 +1,45 @@
+import {
+  archiveOwnRecord,
+  completeOwnRecord,
+  createRecord,
+  deleteOwnRecord,
+  listOwnRecords,
+  RecordTypeSchema,
+  updateOwnRecord,
+} from "@switchboard/core";
+import { z } from "zod";
+import { protectedProcedure, router } from "../init";
+
+/**
+ * The signed-in person's own tasks, reminders, events and notes. Every change goes through
+ * core's `applySkill`, the same path (and validation) as an approved card.
+ */
+const record = z.object({ type: RecordTypeSchema, id: z.string().min(1) });
+
+export const recordsRouter = router({
+  list: protectedProcedure
+    .input(z.object({ type: RecordTypeSchema }))
+    .query(({ ctx, input }) => listOwnRecords(ctx.deps, ctx.user.id, input.type)),
+
+  create: protectedProcedure
+    .input(z.object({ type: RecordTypeSchema, data: z.unknown() }))
+    .mutation(({ ctx, input }) => createRecord(ctx.deps, ctx.user.id, input.type, input.data)),
+
+  update: protectedProcedure
+    .input(record.extend({ changes: z.record(z.string(), z.unknown()) }))
+    .mutation(({ ctx, input }) =>
+      updateOwnRecord(ctx.deps, ctx.user.id, input.type, input.id, input.changes),
+    ),
+
+  complete: protectedProcedure
+    .input(record.extend({ type: z.enum(["task", "reminder"]) }))
+    .mutation(({ ctx, input }) => completeOwnRecord(ctx.deps, ctx.user.id, input.type, input.id)),
+
+  archive: protectedProcedure
+    .input(record)
+    .mutation(({ ctx, input }) => archiveOwnRecord(ctx.deps, ctx.user.id, input.type, input.id)),
+
+  delete: protectedProcedure
+    .input(record)
+    .mutation(({ ctx, input }) => deleteOwnRecord(ctx.deps, ctx.user.id, input.type, input.id)),
+});

@@ -1,0 +1,60 @@
+import {
+  addContact,
+  createAgent,
+  createUser,
+  getAgentAction,
+  proposeAction,
+  readEvents,
+  systemClock,
+} from "@switchboard/core";
+import { createTestDeps } from "@switchboard/core/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startJobRunner } from "./runner";
+
+// Real time, a real job queue and a real worker: the one test that waits for an actual timer.
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps({ clock: systemClock });
+});
+afterAll(() => t.close());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+it("an unanswered proposal expires by its durable timer at expiresAt (the shortest allowed: ~1 min)", async () => {
+  const owner = await createUser(t.deps, {});
+  const person = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, {
+    ownerId: owner.id,
+    displayName: "Expiring",
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  const { conversationId } = await addContact(t.deps, person.id, agent.id, [
+    "messages:read",
+    "messages:write",
+  ]);
+  const expiresAt = new Date(Date.now() + 61_000);
+  const { action } = await proposeAction(
+    t.deps,
+    { agentId: agent.id },
+    { conversationId, kind: "demo.wait", title: "Wait for me", expiresAt: expiresAt.toISOString() },
+  );
+
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    await sleep(expiresAt.getTime() - Date.now() - 5_000);
+    expect((await getAgentAction(t.deps, agent.id, action.id)).state).toBe("pending");
+
+    let state = "pending";
+    while (state === "pending" && Date.now() < expiresAt.getTime() + 20_000) {
+      await sleep(250);
+      state = (await getAgentAction(t.deps, agent.id, action.id)).state;
+    }
+    expect(state).toBe("expired");
+    const expired = await getAgentAction(t.deps, agent.id, action.id);
+    expect(Date.parse(expired.resolvedAt as string)).toBeGreaterThanOrEqual(expiresAt.getTime());
+    const events = (await readEvents(t.deps, agent.id, 0, 100)).events.map((e) => e.type);
+    expect(events).toContain("action.expired");
+  } finally {
+    await runner.stop();
+  }
+}, 120_000);
