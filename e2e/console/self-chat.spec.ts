@@ -26,7 +26,7 @@ test("a developer key posts to the self chat, which the console shows; revoking 
     data: { content: "deploy finished" },
   });
   expect(posted.status()).toBe(201);
-  // No reload: the page polls for new messages.
+  // No reload: the console's live subscription shows it.
   await expect(page.getByTestId("self-message")).toContainText(["deploy finished"]);
 
   page.once("dialog", (dialog) => dialog.accept());
@@ -40,7 +40,7 @@ test("a developer key posts to the self chat, which the console shows; revoking 
   expect((await refused.json()).error.code).toBe("key_revoked");
 });
 
-test("a page whose session ends (cookie gone) goes to sign in on its next refresh", async ({
+test("a page whose session ends (cookie gone) goes to sign in on its next call", async ({
   page,
   context,
 }) => {
@@ -48,6 +48,7 @@ test("a page whose session ends (cookie gone) goes to sign in on its next refres
   await page.getByTestId("nav-self-chat").click();
   await expect(page.getByTestId("self-messages-empty")).toBeVisible();
   await context.clearCookies();
-  // The 2 s poll gets 401 unauthorized; the console sends the person to sign in.
+  // The next call gets 401 unauthorized; the console sends the person to sign in.
+  await page.getByTestId("devkey-create").click();
   await expect(page).toHaveURL(/\/signin$/, { timeout: 10_000 });
 });

@@ -7,6 +7,7 @@ import { schema } from "@switchboard/db";
 import { desc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { notifyTopics } from "../events/notifier";
 import type { DeveloperPrincipal } from "../identity/developer-keys";
 import { newId } from "../ids";
 import { enforceRateLimit } from "../limits/rate-limit";
@@ -26,7 +27,7 @@ function toSelfMessage(row: typeof messages.$inferSelect): DevSelfMessage {
 
 /**
  * `POST /v1/me/messages`: stores a text message in the key owner's own self chat. It addresses
- * nobody and sends no push.
+ * nobody and sends no push; the owner's open console shows it live.
  */
 export async function postSelfMessage(
   deps: CoreDeps,
@@ -65,6 +66,8 @@ export async function postSelfMessage(
       .update(conversations)
       .set({ lastMessageAt: now })
       .where(eq(conversations.id, conversationId));
+    // Not a push: only the owner's open console tabs re-read.
+    await notifyTopics(tx, [`user:${principal.userId}`]);
     return message as typeof messages.$inferSelect;
   });
   return { message: toSelfMessage(row), conversationId: row.conversationId };

@@ -5,10 +5,10 @@ import { useEffect, useRef } from "react";
 import { formatTime } from "~/components/format";
 import { useTRPC } from "~/trpc/client";
 
-/** The self chat, newest at the bottom, polled every 2 s until a live subscription replaces it. */
+/** The self chat, newest at the bottom, kept live by the console's subscription. */
 export function SelfMessages() {
   const trpc = useTRPC();
-  const messages = useQuery(trpc.selfChat.list.queryOptions(undefined, { refetchInterval: 2000 }));
+  const messages = useQuery(trpc.selfChat.list.queryOptions());
   const list = useRef<HTMLOListElement>(null);
   const count = messages.data?.length ?? 0;
 
@@ -20,7 +20,7 @@ export function SelfMessages() {
     <section className="card" aria-labelledby="messages-heading">
       <div className="card-head">
         <h2 id="messages-heading">Messages</h2>
-        <span className="hint">Refreshes every 2 seconds</span>
+        <span className="hint">New messages appear as they arrive</span>
       </div>
       {messages.isPending && <p className="muted">Loading…</p>}
       {messages.error && <p className="form-error">{messages.error.message}</p>}
