@@ -44,6 +44,8 @@ export const ConfigSchema = z.object({
   LIMIT_DAILY_REFUSED: positive(100),
   LIMIT_PENDING_PROPOSALS: positive(10),
   LIMIT_DEV_MESSAGES_PER_MIN: positive(30),
+  /** Console sign-in attempts per email per 15 minutes (password guessing). */
+  LIMIT_SIGNIN_ATTEMPTS: positive(10),
   LONGPOLL_MAX_WAIT_S: count(25),
   LONGPOLL_MAX_PARKED: positive(5),
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { ensureAuthSecret, verifyCredentials } from "@switchboard/core";
+import { CoreError, ensureAuthSecret, verifyCredentials } from "@switchboard/core";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDeps } from "~/server/deps";
@@ -66,7 +66,20 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
         },
         async authorize(credentials) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await verifyCredentials(getDeps(), credentials.email, credentials.password);
+          const user = await verifyCredentials(
+            getDeps(),
+            credentials.email,
+            credentials.password,
+          ).catch((error) => {
+            // The sign-in page shows this message as it is.
+            if (error instanceof CoreError && error.code === "rate_limited")
+              throw new Error(
+                `Too many sign-in attempts for this email. Try again in ${Math.ceil(
+                  (error.details.retryAfterSeconds ?? 60) / 60,
+                )} minutes.`,
+              );
+            throw error;
+          });
           return user ? { id: user.id, name: user.displayName, num: user.num } : null;
         },
       }),

@@ -62,6 +62,19 @@ describe("users", () => {
       await codeOf(createUser(t.deps, { email: "grace@example.com", password: "another one" })),
     ).toBe("conflict");
   });
+
+  it("limits sign-in attempts per email, even with the right password, until the window ends", async () => {
+    await createUser(t.deps, { email: "hal@example.com", password: "right one" });
+    for (let i = 0; i < t.config.LIMIT_SIGNIN_ATTEMPTS; i++)
+      expect(await verifyCredentials(t.deps, "hal@example.com", `guess ${i}`)).toBeNull();
+    const refused = await verifyCredentials(t.deps, "HAL@example.com", "right one").catch((e) => e);
+    expect(refused).toMatchObject({ code: "rate_limited" });
+    expect(refused.details.retryAfterSeconds).toBeGreaterThan(0);
+    // Other accounts are not affected; the next window admits attempts again.
+    expect(await verifyCredentials(t.deps, "grace@example.com", "correct horse")).not.toBeNull();
+    t.clock.advance(15 * 60_000);
+    expect(await verifyCredentials(t.deps, "hal@example.com", "right one")).not.toBeNull();
+  });
 });
 
 describe("agents and tokens", () => {

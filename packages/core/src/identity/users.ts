@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newId } from "../ids";
+import { enforceRateLimit } from "../limits/rate-limit";
 import { randomPersonNum, withFreshNum } from "./nums";
 import { hashPassword, verifyPassword } from "./passwords";
 
@@ -76,16 +77,28 @@ export async function createUser(deps: CoreDeps, input: CreateUserInput): Promis
   }
 }
 
-/** Checks console credentials; answers the user, or null for any mismatch (no hint which). */
+const SIGNIN_WINDOW_S = 15 * 60;
+
+/**
+ * Checks console credentials; answers the user, or null for any mismatch (no hint which).
+ * Attempts per email are limited (`LIMIT_SIGNIN_ATTEMPTS` per 15 minutes, then `rate_limited`),
+ * so a password cannot be guessed by trying many.
+ */
 export async function verifyCredentials(
   deps: CoreDeps,
   email: string,
   password: string,
 ): Promise<AgentUser | null> {
-  const [row] = await deps.db
-    .select()
-    .from(users)
-    .where(eq(users.email, email.trim().toLowerCase()));
+  const address = email.trim().toLowerCase();
+  await enforceRateLimit(
+    deps.db,
+    deps.clock.now(),
+    `signin:${address}`,
+    deps.config.LIMIT_SIGNIN_ATTEMPTS,
+    SIGNIN_WINDOW_S,
+    "sign-in attempts for this email",
+  );
+  const [row] = await deps.db.select().from(users).where(eq(users.email, address));
   if (!row?.passwordHash || row.suspendedAt) return null;
   return (await verifyPassword(password, row.passwordHash)) ? toAgentUser(row) : null;
 }

@@ -28,7 +28,9 @@ export default function SignInPage() {
     setError(
       result?.error === "CredentialsSignin"
         ? "That email and password do not match an account."
-        : "Signing in failed. Please try again.",
+        : result?.error?.startsWith("Too many")
+          ? result.error
+          : "Signing in failed. Please try again.",
     );
   }
 
