@@ -1,6 +1,11 @@
 import "server-only";
 import { type ErrorCode, type ErrorIssue, errorStatus, toErrorIssues } from "@switchboard/contract";
-import { type CoreDeps, CoreError, getOwnedAgent } from "@switchboard/core";
+import {
+  assertSessionUserActive,
+  type CoreDeps,
+  CoreError,
+  getOwnedAgent,
+} from "@switchboard/core";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
@@ -112,9 +117,13 @@ export const createCallerFactory = t.createCallerFactory;
 
 export const publicProcedure = t.procedure.use(coreErrors);
 
-/** Signed-in only; `ctx.user` is the person. Agent procedures still check ownership per agent. */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+/**
+ * Signed-in and not suspended; `ctx.user` is the person. Agent procedures still check ownership
+ * per agent.
+ */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
+  await assertSessionUserActive(ctx.deps, ctx.user.id);
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 

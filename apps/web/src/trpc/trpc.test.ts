@@ -1,4 +1,4 @@
-import { type CoreDeps, sendAgentMessage, setGrant } from "@switchboard/core";
+import { type CoreDeps, sendAgentMessage, setGrant, setUserSuspended } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
@@ -73,6 +73,15 @@ describe("auth", () => {
       { path: "email", message: "must be an email address" },
       { path: "password", message: "must be at least 8 characters" },
     ]);
+  });
+
+  it("refuses a suspended person's session with 403 account_suspended until unsuspended", async () => {
+    const { session, user } = await signUp("Sully");
+    await setUserSuspended(t.deps, user.id, true);
+    const refused = await failure(session.agents.list.query());
+    expect(refused.data).toMatchObject({ httpStatus: 403, code: "account_suspended" });
+    await setUserSuspended(t.deps, user.id, false);
+    expect(await session.agents.list.query()).toEqual([]);
   });
 
   it("refuses signed-out calls to protected procedures with 401 unauthorized", async () => {

@@ -113,6 +113,19 @@ export async function findUser(deps: CoreDeps, ref: string): Promise<UserRow> {
   return row;
 }
 
+/**
+ * A console session's person as they stand now: sessions are stateless tokens, so suspension
+ * (or removal) is checked on every call rather than waiting for the session to expire.
+ */
+export async function assertSessionUserActive(deps: CoreDeps, id: string): Promise<void> {
+  const [row] = await deps.db
+    .select({ suspendedAt: users.suspendedAt })
+    .from(users)
+    .where(eq(users.id, id));
+  if (!row) throw new CoreError("unauthorized", "This account no longer exists; sign in again");
+  if (row.suspendedAt) throw new CoreError("account_suspended", "Your account is suspended");
+}
+
 export async function getUser(deps: CoreDeps, id: string): Promise<AgentUser> {
   return toAgentUser(await findUser(deps, id));
 }
