@@ -37,15 +37,21 @@ test("cursor, replay and paging by afterSeq/limit", async ({ request }) => {
   expect(rest.nextSeq).toBe(cursor);
 });
 
-test("a parked long-poll returns as soon as an event commits", async ({ request }) => {
+test("a long-poll parked in the web process is woken by a commit in another process at once", async ({
+  request,
+}) => {
   const { agent, auth } = await newAgent();
-  const started = Date.now();
   const polling = request.get("/api/agent/v1/updates?afterSeq=0&wait=10", { headers: auth });
   await new Promise((r) => setTimeout(r, 300));
+  // This test process commits the event; the web server hears it through LISTEN/NOTIFY.
   await emit(agent.id, { hello: true });
+  const committed = performance.now();
   const body = await (await polling).json();
+  const latency = performance.now() - committed;
   expect(body.events).toHaveLength(1);
-  expect(Date.now() - started).toBeLessThan(5000);
+  // Typically a few ms (the target is 100 ms); loose, since CI runs suites side by side.
+  expect(latency).toBeLessThan(1000);
+  test.info().annotations.push({ type: "wake latency", description: `${latency.toFixed(1)} ms` });
 });
 
 test("query parameters are validated", async ({ request }) => {
