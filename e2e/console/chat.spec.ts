@@ -98,6 +98,25 @@ test("a person adds an agent through its consent card and chats with it live", a
   const stranger = await request.get(src);
   expect(stranger.status()).toBe(401);
 
+  // The person answers with a voice note from a file; the agent hears about its audio.
+  await page.getByTestId("composer-voice").setInputFiles({
+    name: "answer.wav",
+    mimeType: "audio/wav",
+    buffer: wavBytes(1600),
+  });
+  await expect(page.getByTestId("voice-player")).toHaveCount(2);
+  await expect(page.getByTestId("chat-message").last()).toHaveAttribute("data-sender", "me");
+  const later = await (
+    await request.get(`/api/agent/v1/updates?afterSeq=${updates.nextSeq}&wait=5`, {
+      headers: auth,
+    })
+  ).json();
+  const voiceNote = later.events.find((e: { type: string }) => e.type === "message.received");
+  expect(voiceNote.payload.message).toMatchObject({
+    type: "voice",
+    audio: { data: expect.stringMatching(/^\/objects\//) },
+  });
+
   // Reading the chat marked the agent's messages read, so the list shows nothing unread.
   await expect(page.getByTestId("chat-row")).toHaveCount(1);
   await expect(page.getByTestId("chat-unread")).toHaveCount(0);
