@@ -24,7 +24,7 @@ export function LiveUpdates() {
   const queryClient = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const live = useSubscription(
-    trpc.chats.live.subscriptionOptions(undefined, {
+    trpc.live.changes.subscriptionOptions(undefined, {
       onData: () => {
         timer.current ??= setTimeout(() => {
           timer.current = null;

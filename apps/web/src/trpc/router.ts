@@ -4,6 +4,7 @@ import { agentsRouter } from "./routers/agents";
 import { authRouter } from "./routers/auth";
 import { chatsRouter } from "./routers/chats";
 import { developerKeysRouter } from "./routers/developer-keys";
+import { liveRouter } from "./routers/live";
 import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
 import { tokensRouter } from "./routers/tokens";
@@ -14,6 +15,7 @@ export const appRouter = router({
   chats: chatsRouter,
   agents: agentsRouter,
   tokens: tokensRouter,
+  live: liveRouter,
   records: recordsRouter,
   selfChat: selfChatRouter,
   developerKeys: developerKeysRouter,

@@ -227,7 +227,7 @@ describe("chats", () => {
   /** Reads server-sent events of the live subscription straight from the handler. */
   async function openLive(user: SessionUser, signal: AbortSignal) {
     const response = await handleTrpcRequest(
-      new Request("http://console.test/api/trpc/chats.live", { signal }),
+      new Request("http://console.test/api/trpc/live.changes", { signal }),
       async () => ({ deps: t.deps, user }),
     );
     expect(response.headers.get("content-type")).toContain("text/event-stream");
