@@ -521,13 +521,14 @@ describe("receipts, typing and reactions", () => {
       type: "text",
       content: "hi",
     });
+    // Called one at a time: a refusal made before it is awaited would go unhandled.
     for (const call of [
-      markConversationRead(t.deps, agent.id, conversationId, message.id),
-      setAgentTyping(t.deps, agent.id, conversationId, true),
-      addReaction(t.deps, agent.id, message.id, "👍"),
-      removeReaction(t.deps, agent.id, message.id, "👍"),
+      () => markConversationRead(t.deps, agent.id, conversationId, message.id),
+      () => setAgentTyping(t.deps, agent.id, conversationId, true),
+      () => addReaction(t.deps, agent.id, message.id, "👍"),
+      () => removeReaction(t.deps, agent.id, message.id, "👍"),
     ]) {
-      const refused = await failure(call);
+      const refused = await failure(call());
       expect([refused.code, refused.details.scope]).toEqual([
         "scope_not_granted",
         "messages:write",
