@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
-import { newAgent, wavBytes } from "../support/fixtures";
+import { sendPersonMessage } from "@switchboard/core";
+import { deps, newAgent, wavBytes } from "../support/fixtures";
 import { signUp } from "./sign-up";
 
 test("a person adds an agent through its consent card and chats with it live", async ({
@@ -191,4 +192,24 @@ test("the consent card explains a number that is no agent, and an agent that tak
   await page.goto(`/chats/add?agent=${agent.num}`);
   await expect(page.getByTestId("consent-refusal")).toContainText("accepts no new contacts");
   await expect(page.getByTestId("consent-add")).toHaveCount(0);
+});
+
+test("a long chat shows its newest messages and pages back on request", async ({ page }) => {
+  const { agent } = await newAgent({ name: "Archivist" });
+  await signUp(page, "Lee Long");
+  await page.goto(`/chats/add?agent=${agent.num}`);
+  await page.getByTestId("consent-add").click();
+  await expect(page).toHaveURL(/\/chats\/cnv_\w+$/);
+  const me = (await page.getByTestId("whoami-num").textContent()) as string;
+  for (let n = 1; n <= 60; n++)
+    await sendPersonMessage(deps(), me, agent.id, { type: "text", content: `note ${n}` });
+
+  const messages = page.getByTestId("chat-message");
+  await expect(messages.last()).toContainText("note 60");
+  await expect(messages).toHaveCount(50);
+  await expect(messages.first()).toContainText("note 11");
+  await page.getByTestId("chat-older").click();
+  await expect(messages).toHaveCount(60);
+  await expect(messages.first()).toContainText("note 1");
+  await expect(page.getByTestId("chat-older")).toHaveCount(0);
 });

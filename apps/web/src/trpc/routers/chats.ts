@@ -27,6 +27,7 @@ import { protectedProcedure, router } from "../init";
 const chat = z.object({ chat: z.string().min(1) });
 const agent = z.object({ agent: z.string().min(1) });
 const scopes = z.array(z.string());
+const CHAT_PAGE_SIZE = 50;
 
 export const chatsRouter = router({
   list: protectedProcedure.query(({ ctx }) => listPersonConversations(ctx.deps, ctx.user.id)),
@@ -39,10 +40,14 @@ export const chatsRouter = router({
     .input(agent.extend({ scopes }))
     .mutation(({ ctx, input }) => addContact(ctx.deps, ctx.user.id, input.agent, input.scopes)),
 
+  /** A page of the chat, oldest first; `cursor` (a message id) pages back before it. */
   page: protectedProcedure
-    .input(chat.extend({ before: z.string().optional() }))
+    .input(chat.extend({ cursor: z.string().nullish() }))
     .query(({ ctx, input }) =>
-      listPersonMessages(ctx.deps, ctx.user.id, input.chat, { before: input.before, limit: 100 }),
+      listPersonMessages(ctx.deps, ctx.user.id, input.chat, {
+        before: input.cursor ?? undefined,
+        limit: CHAT_PAGE_SIZE,
+      }),
     ),
 
   send: protectedProcedure

@@ -1,7 +1,7 @@
 "use client";
 
-import type { PersonChatPage } from "@switchboard/contract";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import type { PersonChatMessage, PersonConversation } from "@switchboard/contract";
+import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
@@ -17,7 +17,15 @@ import { MessageBubble } from "./message-bubble";
  */
 export function ChatView({ conversationId }: { conversationId: string }) {
   const trpc = useTRPC();
-  const page = useQuery(trpc.chats.page.queryOptions({ chat: conversationId }));
+  // Pages run newest first: each next page is the messages before the oldest one shown.
+  const page = useInfiniteQuery(
+    trpc.chats.page.infiniteQueryOptions(
+      { chat: conversationId },
+      {
+        getNextPageParam: (last) => (last.hasMore ? last.messages[0]?.id : undefined),
+      },
+    ),
+  );
   const [showSettings, setShowSettings] = useState(false);
 
   if (page.isPending) return <p className="muted">Loading the chat…</p>;
@@ -27,7 +35,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         {page.error.data?.code === "not_found" ? "There is no such chat." : page.error.message}
       </p>
     );
-  const { conversation } = page.data;
+  const [newest] = page.data.pages;
+  if (!newest) return null;
+  const { conversation } = newest;
   const agent = conversation.agent;
   return (
     <>
@@ -67,16 +77,31 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           </div>
         </header>
         {showSettings && <ChatSettings conversation={conversation} />}
-        <MessageList page={page.data} />
+        <MessageList
+          conversation={conversation}
+          messages={page.data.pages.toReversed().flatMap((p) => p.messages)}
+          older={
+            page.hasNextPage
+              ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
+              : null
+          }
+        />
         <Composer conversation={conversation} />
       </section>
     </>
   );
 }
 
-function MessageList({ page }: { page: PersonChatPage }) {
+function MessageList({
+  conversation,
+  messages,
+  older,
+}: {
+  conversation: PersonConversation;
+  messages: PersonChatMessage[];
+  older: { load: () => void; loading: boolean } | null;
+}) {
   const trpc = useTRPC();
-  const { conversation, messages } = page;
   const agentId = conversation.agent.id;
   const list = useRef<HTMLOListElement>(null);
   const markRead = useMutation(trpc.chats.markRead.mutationOptions());
@@ -91,7 +116,7 @@ function MessageList({ page }: { page: PersonChatPage }) {
   useEffect(() => {
     if (newestId) list.current?.scrollTo({ top: list.current.scrollHeight });
   }, [newestId]);
-  const unread = page.conversation.unreadCount > 0 && conversation.isContact;
+  const unread = conversation.unreadCount > 0 && conversation.isContact;
   const { mutate: mark } = markRead;
   useEffect(() => {
     if (unread) mark({ chat: conversation.id });
@@ -105,7 +130,19 @@ function MessageList({ page }: { page: PersonChatPage }) {
         </p>
       ) : (
         <ol className="chat-messages" ref={list} data-testid="chat-messages" aria-live="polite">
-          {page.hasMore && <li className="hint">Older messages are not shown.</li>}
+          {older && (
+            <li className="older">
+              <button
+                type="button"
+                className="secondary small"
+                disabled={older.loading}
+                onClick={older.load}
+                data-testid="chat-older"
+              >
+                {older.loading ? "Loading…" : "Show older messages"}
+              </button>
+            </li>
+          )}
           {messages.map((message) =>
             message.action ? (
               <ApprovalCard key={message.id} message={message} action={message.action} />
