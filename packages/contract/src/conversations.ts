@@ -99,10 +99,21 @@ export const PersonConversation = z.object({
 });
 export type PersonConversation = z.infer<typeof PersonConversation>;
 
+/** A reply the agent is streaming right now: its text so far (it becomes a message at its end). */
+export const PersonOpenReply = z.object({
+  messageId: z.string(),
+  senderId: z.string(),
+  text: z.string(),
+  startedAt: DateTime,
+});
+export type PersonOpenReply = z.infer<typeof PersonOpenReply>;
+
 /** A page of a person's chat, oldest first, plus the live state a chat view renders. */
 export const PersonChatPage = z.object({
   conversation: PersonConversation,
   messages: z.array(PersonChatMessage),
+  /** Replies being streamed into the chat now, oldest first; they follow the newest message. */
+  openReplies: z.array(PersonOpenReply),
   hasMore: z.boolean(),
   /** The newest message each side has read (null when none). */
   readUpTo: z.object({ person: z.string().nullable(), agent: z.string().nullable() }),

@@ -11,6 +11,8 @@ export const errorStatus = {
   invalid_payload: 400,
   invalid_audio: 400,
   unsupported: 400,
+  /** A streamed reply would pass 10,000 characters. */
+  reply_too_long: 400,
   unauthorized: 401,
   token_revoked: 401,
   token_expired: 401,
@@ -33,6 +35,8 @@ export const errorStatus = {
   payload_too_large: 413,
   rate_limited: 429,
   conversation_rate_limited: 429,
+  /** A stream connection already has its 3 replies open. */
+  too_many_open_replies: 429,
   internal_error: 500,
   tts_failed: 502,
   tts_unavailable: 503,

@@ -49,6 +49,7 @@ export * from "./messaging/send-person-message";
 export * from "./messaging/set-agent-typing";
 export * from "./messaging/set-message-transcript";
 export * from "./messaging/set-person-typing";
+export * from "./messaging/streamed-replies";
 export * from "./messaging/synthesize-speech";
 export * from "./objects/byte-range";
 export * from "./objects/object-store";

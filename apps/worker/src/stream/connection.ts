@@ -7,16 +7,26 @@ import {
   toErrorIssues,
 } from "@switchboard/contract";
 import {
+  abortStreamedReply,
   assertAgentActive,
   authenticateAgent,
   type CoreDeps,
   CoreError,
   type Lease,
   latestSeq,
+  type OpenReply,
   readEvents,
 } from "@switchboard/core";
 import type { WebSocket } from "ws";
 import { handlePing } from "./frames/ping";
+import {
+  endReply,
+  handleReplyAbort,
+  handleReplyDelta,
+  handleReplyEnd,
+  handleReplyStart,
+  handleTyping,
+} from "./frames/replies";
 
 export interface ConnectionOptions {
   agentId: string;
@@ -31,8 +41,13 @@ export type FrameHandler<F extends ClientFrame = ClientFrame> = (
   frame: F,
 ) => Promise<void>;
 
-const handlers: { [T in ClientFrame["type"]]?: FrameHandler<Extract<ClientFrame, { type: T }>> } = {
+const handlers: { [T in ClientFrame["type"]]: FrameHandler<Extract<ClientFrame, { type: T }>> } = {
   ping: handlePing,
+  typing: handleTyping,
+  "reply.start": handleReplyStart,
+  "reply.delta": handleReplyDelta,
+  "reply.end": handleReplyEnd,
+  "reply.abort": handleReplyAbort,
 };
 
 /**
@@ -47,6 +62,9 @@ export class StreamConnection {
   private closed = false;
   private alive = true;
   private frames = { windowStart: 0, count: 0 };
+  private deltas = { windowStart: 0, count: 0 };
+  /** Replies open on this connection by the agent's `streamId`, each with its idle timer. */
+  readonly replies = new Map<string, { reply: OpenReply; idle: ReturnType<typeof setTimeout> }>();
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   /** Client frames are handled one at a time, in the order they arrived. */
   private inbox: Promise<void> = Promise.resolve();
@@ -176,10 +194,8 @@ export class StreamConnection {
       return;
     }
     const frame = parsed.data as ClientFrame;
-    const handler = handlers[frame.type] as FrameHandler | undefined;
+    const handler = handlers[frame.type] as FrameHandler;
     try {
-      if (!handler)
-        throw new CoreError("unsupported", `${frame.type} frames are not supported yet`);
       await handler(this, frame);
     } catch (error) {
       const streamId = "streamId" in frame ? frame.streamId : undefined;
@@ -190,6 +206,59 @@ export class StreamConnection {
         this.sendError("internal_error", "Something went wrong on our side", { streamId });
       }
     }
+  }
+
+  openReply(streamId: string, reply: OpenReply): void {
+    this.replies.set(streamId, { reply, idle: this.idleTimer(streamId, reply) });
+  }
+
+  openReplyOf(streamId: string): OpenReply {
+    const open = this.replies.get(streamId)?.reply;
+    if (!open) throw new CoreError("not_found", `No open reply named ${streamId}`);
+    return open;
+  }
+
+  /** A delta arrived: the reply's idle clock starts again. */
+  touchReply(streamId: string): void {
+    const open = this.replies.get(streamId);
+    if (!open) return;
+    clearTimeout(open.idle);
+    open.idle = this.idleTimer(streamId, open.reply);
+  }
+
+  closeReply(streamId: string): void {
+    const open = this.replies.get(streamId);
+    if (open) clearTimeout(open.idle);
+    this.replies.delete(streamId);
+  }
+
+  /** A reply with no delta for STREAM_REPLY_IDLE_S is ended as if the agent had sent reply.end. */
+  private idleTimer(streamId: string, reply: OpenReply) {
+    return setTimeout(() => {
+      this.inbox = this.inbox.then(() =>
+        endReply(this, streamId, reply).catch((error) => {
+          if (error instanceof CoreError)
+            this.sendError(error.code, `Idle reply ended: ${error.message}`, { streamId });
+          else console.error("idle reply end failed", error);
+        }),
+      );
+    }, this.deps.config.STREAM_REPLY_IDLE_S * 1000);
+  }
+
+  /** At most STREAM_DELTAS_PER_SEC deltas a second on this connection (else 429, not added). */
+  countDelta(): void {
+    const windowStart = Math.floor(Date.now() / 1000) * 1000;
+    if (windowStart !== this.deltas.windowStart) this.deltas = { windowStart, count: 0 };
+    this.deltas.count += 1;
+    const max = this.deps.config.STREAM_DELTAS_PER_SEC;
+    if (this.deltas.count > max)
+      throw new CoreError(
+        "rate_limited",
+        `At most ${max} deltas a second; this one was not added`,
+        {
+          retryAfterSeconds: 1,
+        },
+      );
   }
 
   /** At most STREAM_FRAMES_PER_MIN client frames per minute on this connection. */
@@ -227,6 +296,11 @@ export class StreamConnection {
     if (this.closed) return;
     this.closed = true;
     for (const cleanup of this.cleanups.splice(0)) await cleanup();
+    // A reply cannot be finished without its connection: its partial text is discarded.
+    for (const [streamId, { reply }] of [...this.replies]) {
+      this.closeReply(streamId);
+      await abortStreamedReply(this.deps, reply).catch(() => {});
+    }
     // If the database is unreachable (shutting down), the lease simply expires on its own.
     await this.options.lease.release().catch(() => {});
   }

@@ -1,7 +1,5 @@
-import type { AddressInfo } from "node:net";
 import {
   appendEvents,
-  type CoreDeps,
   createAgent,
   createDeps,
   createUser,
@@ -12,27 +10,9 @@ import {
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { createWorkerServer } from "../health";
-import { attachStream, STREAM_PATH } from "./server";
+import { closeServers, connect, startWorker } from "./test-client";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
-const servers: { url: string; close(): Promise<void> }[] = [];
-
-async function startWorker(deps: CoreDeps) {
-  const server = createWorkerServer(deps);
-  const wss = attachStream(server, deps);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${STREAM_PATH}`;
-  const handle = {
-    url,
-    close: async () => {
-      for (const client of wss.clients) client.terminate();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-  servers.push(handle);
-  return handle;
-}
 
 let worker: { url: string };
 beforeAll(async () => {
@@ -40,7 +20,7 @@ beforeAll(async () => {
   worker = await startWorker(t.deps);
 });
 afterAll(async () => {
-  for (const server of servers) await server.close();
+  await closeServers();
   await t.close();
 });
 
@@ -55,55 +35,6 @@ const emit = (agentId: string, n: number) =>
   t.deps.db.transaction((tx) =>
     appendEvents(tx, new Date(), [{ agentId, type: "test.event", payload: { n } }]),
   );
-
-/** A client that queues every frame it receives and can wait for the next ones. */
-function connect(url: string, options: { headers?: Record<string, string> } = {}) {
-  const ws = new WebSocket(url, options);
-  const frames: Record<string, unknown>[] = [];
-  const waiters: (() => void)[] = [];
-  ws.on("message", (data) => {
-    frames.push(JSON.parse(data.toString()));
-    for (const wake of waiters.splice(0)) wake();
-  });
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("unexpected-response", (_req, res) => {
-      let body = "";
-      res.on("data", (chunk) => {
-        body += chunk;
-      });
-      res.on("end", () =>
-        reject(
-          Object.assign(new Error("refused"), { status: res.statusCode, body: JSON.parse(body) }),
-        ),
-      );
-    });
-    ws.once("error", reject);
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
-    ws.once("close", (code, reason) => resolve({ code, reason: reason.toString() })),
-  );
-  async function until(count: number, timeoutMs = 5000) {
-    const deadline = Date.now() + timeoutMs;
-    while (frames.length < count) {
-      if (Date.now() > deadline)
-        throw new Error(`only ${frames.length} of ${count} frames arrived`);
-      await new Promise<void>((resolve) => {
-        waiters.push(resolve);
-        setTimeout(resolve, 100);
-      });
-    }
-    return frames;
-  }
-  return {
-    ws,
-    frames,
-    opened,
-    closed,
-    until,
-    send: (frame: unknown) => ws.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
-  };
-}
 
 const refusal = (promise: Promise<void>) =>
   promise.then(

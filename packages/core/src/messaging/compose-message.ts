@@ -28,6 +28,8 @@ export async function insertMessage(
     prepared?: PreparedMessage;
     input?: MessageInput;
     agentActionId?: string;
+    /** The id to store it under (a streamed reply's, given out at `reply.started`). */
+    id?: string;
     /** Unused: who may reuse a stored object is decided by the sender's own conversations. */
     memberIds?: string[];
   },
@@ -91,7 +93,7 @@ export async function insertMessage(
   const [row] = await tx
     .insert(messages)
     .values({
-      id: newId("msg"),
+      id: message.id ?? newId("msg"),
       conversationId,
       senderId,
       type: input.type,

@@ -6,6 +6,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { readMessagePage } from "./list-agent-messages";
 import { findPersonChat, loadPersonConversations } from "./person-chat";
+import { readOpenReplies } from "./streamed-replies";
 
 const { actions, conversationReads, messages, reactions } = schema;
 
@@ -33,7 +34,7 @@ export async function listPersonMessages(
   const page = await readMessagePage(deps, conversationId, { limit, before: query.before });
   const ids = page.rows.map((r) => r.message.id);
   const actionIds = page.rows.flatMap((r) => r.message.agentActionId ?? []);
-  const [reactionRows, readRows, actionRows] = await Promise.all([
+  const [reactionRows, readRows, actionRows, openReplies] = await Promise.all([
     ids.length === 0
       ? []
       : deps.db
@@ -53,6 +54,7 @@ export async function listPersonMessages(
     actionIds.length === 0
       ? []
       : deps.db.select().from(actions).where(inArray(actions.id, actionIds)),
+    readOpenReplies(deps, conversationId),
   ]);
   const actionById = new Map(actionRows.map((row) => [row.id, toAgentAction(row)]));
   const readPos = new Map(readRows.map((r) => [r.userId, r.pos]));
@@ -74,6 +76,7 @@ export async function listPersonMessages(
       };
     }),
     hasMore: page.hasMore,
+    openReplies,
     readUpTo: {
       person: readRows.find((r) => r.userId === user.id)?.id ?? null,
       agent: readRows.find((r) => r.userId === agent.id)?.id ?? null,

@@ -1,6 +1,6 @@
 "use client";
 
-import type { PersonChatMessage, PersonConversation } from "@switchboard/contract";
+import type { PersonChatMessage, PersonConversation, PersonOpenReply } from "@switchboard/contract";
 import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
@@ -80,6 +80,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         <MessageList
           conversation={conversation}
           messages={page.data.pages.toReversed().flatMap((p) => p.messages)}
+          openReplies={newest.openReplies}
           older={
             page.hasNextPage
               ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
@@ -96,9 +97,11 @@ function MessageList({
   conversation,
   messages,
   older,
+  openReplies,
 }: {
   conversation: PersonConversation;
   messages: PersonChatMessage[];
+  openReplies: PersonOpenReply[];
   older: { load: () => void; loading: boolean } | null;
 }) {
   const trpc = useTRPC();
@@ -113,9 +116,10 @@ function MessageList({
 
   // Keep the newest message in view, and mark what the person now sees as read.
   const newestId = newest?.id;
+  const streamedChars = openReplies.reduce((sum, reply) => sum + reply.text.length, 0);
   useEffect(() => {
-    if (newestId) list.current?.scrollTo({ top: list.current.scrollHeight });
-  }, [newestId]);
+    if (newestId || streamedChars) list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [newestId, streamedChars]);
   const unread = conversation.unreadCount > 0 && conversation.isContact;
   const { mutate: mark } = markRead;
   useEffect(() => {
@@ -124,7 +128,7 @@ function MessageList({
 
   return (
     <>
-      {messages.length === 0 ? (
+      {messages.length === 0 && openReplies.length === 0 ? (
         <p className="empty" data-testid="chat-empty">
           No messages yet. Say hello below.
         </p>
@@ -157,6 +161,17 @@ function MessageList({
               />
             ),
           )}
+          {openReplies.map((reply) => (
+            <li
+              key={reply.messageId}
+              className="bubble theirs streaming"
+              data-testid="streaming-reply"
+              aria-busy="true"
+            >
+              <span className="bubble-text">{reply.text}</span>
+              <span className="caret" aria-hidden="true" />
+            </li>
+          ))}
         </ol>
       )}
       <p className="typing" data-testid="agent-typing" aria-live="polite">

@@ -1,0 +1,193 @@
+import {
+  addContact,
+  blockAgent,
+  createAgent,
+  createUser,
+  listAgentMessages,
+  listPersonMessages,
+  mintAgentToken,
+  pauseAgent,
+} from "@switchboard/core";
+import { createTestDeps } from "@switchboard/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closeServers, connect, startWorker } from "./test-client";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+let worker: { url: string };
+beforeAll(async () => {
+  t = await createTestDeps({
+    env: {
+      STREAM_MAX_OPEN_REPLIES: "2",
+      STREAM_DELTAS_PER_SEC: "5",
+      STREAM_MAX_REPLY_CHARS: "30",
+      STREAM_REPLY_IDLE_S: "1",
+      LIMIT_PER_RECIPIENT_PER_MIN: "4",
+    },
+  });
+  worker = await startWorker(t.deps);
+});
+afterAll(async () => {
+  await closeServers();
+  await t.close();
+});
+
+/** An agent a person added (granting `grant`), connected to the stream. */
+async function streaming(
+  grant: ("messages:read" | "messages:write")[] = ["messages:read", "messages:write"],
+) {
+  const owner = await createUser(t.deps, {});
+  const person = await createUser(t.deps, { displayName: "Pat" });
+  const agent = await createAgent(t.deps, {
+    ownerId: owner.id,
+    displayName: "Streamer",
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  const { conversationId } = await addContact(t.deps, person.id, agent.id, grant);
+  const { token } = await mintAgentToken(t.deps, agent.id);
+  const client = connect(`${worker.url}?token=${token}`);
+  await client.opened;
+  await client.until(1); // hello
+  client.frames.length = 0;
+  /** The next frame of `type` (waiting for it), taken off the queue. */
+  const next = async (type: string) => {
+    for (let i = 0; i < 50; i++) {
+      const index = client.frames.findIndex((f) => f.type === type);
+      if (index >= 0) return client.frames.splice(index, 1)[0] as Record<string, any>;
+      await client.until(client.frames.length + 1, 5000).catch(() => {});
+    }
+    throw new Error(`no ${type} frame`);
+  };
+  return { client, next, agent, person, conversationId };
+}
+
+const partial = async (personId: string, conversationId: string) =>
+  (await listPersonMessages(t.deps, personId, conversationId)).openReplies.map((r) => r.text);
+
+describe("streamed replies", () => {
+  it("start, deltas visible to the person, end as one stored message with the started id", async () => {
+    const { client, next, agent, person, conversationId } = await streaming();
+    client.send({ type: "reply.start", streamId: "a", conversationId });
+    const started = await next("reply.started");
+    expect(started).toMatchObject({ streamId: "a", conversationId });
+    client.send({ type: "reply.delta", streamId: "a", text: "Hello " });
+    client.send({ type: "reply.delta", streamId: "a", text: "there" });
+    client.send({ type: "typing", conversationId, typing: true });
+    await expect.poll(() => partial(person.id, conversationId)).toEqual(["Hello there"]);
+    client.send({ type: "reply.end", streamId: "a" });
+    const ended = await next("reply.ended");
+    expect(ended.message).toMatchObject({
+      id: started.messageId,
+      type: "text",
+      content: "Hello there",
+      senderId: agent.id,
+    });
+    expect(await partial(person.id, conversationId)).toEqual([]);
+    const history = await listAgentMessages(t.deps, agent.id, conversationId, { limit: 10 });
+    expect(history.messages.map((m) => m.id)).toEqual([started.messageId]);
+    expect(client.frames.filter((f) => f.type === "error")).toEqual([]);
+  });
+
+  it("abort discards the partial text; unknown and duplicate streamIds are refused", async () => {
+    const { client, next, agent, person, conversationId } = await streaming();
+    client.send({ type: "reply.start", streamId: "b", conversationId });
+    await next("reply.started");
+    client.send({ type: "reply.start", streamId: "b", conversationId });
+    expect((await next("error")).error.code).toBe("conflict");
+    client.send({ type: "reply.delta", streamId: "b", text: "never mind" });
+    await expect.poll(() => partial(person.id, conversationId)).toEqual(["never mind"]);
+    client.send({ type: "reply.abort", streamId: "b" });
+    await expect.poll(() => partial(person.id, conversationId)).toEqual([]);
+    client.send({ type: "reply.delta", streamId: "b", text: "late" });
+    expect(await next("error")).toMatchObject({ streamId: "b", error: { code: "not_found" } });
+    const history = await listAgentMessages(t.deps, agent.id, conversationId, { limit: 10 });
+    expect(history.messages).toEqual([]);
+  });
+
+  it("limits open replies, deltas per second and characters per reply", async () => {
+    const { client, next, conversationId } = await streaming();
+    for (const streamId of ["c1", "c2", "c3"])
+      client.send({ type: "reply.start", streamId, conversationId });
+    await next("reply.started");
+    await next("reply.started");
+    expect(await next("error")).toMatchObject({
+      streamId: "c3",
+      error: { code: "too_many_open_replies" },
+    });
+    for (let i = 0; i < 7; i++) client.send({ type: "reply.delta", streamId: "c1", text: "x" });
+    for (const refused of [await next("error"), await next("error")])
+      expect(refused).toMatchObject({
+        streamId: "c1",
+        error: { code: "rate_limited", retryAfterSeconds: 1 },
+      });
+    // Both go idle (STREAM_REPLY_IDLE_S is 1 here): the one with text is stored, the empty one not.
+    expect(await next("reply.ended")).toMatchObject({
+      streamId: "c1",
+      message: { content: "xxxxx" },
+    });
+    expect(await next("error")).toMatchObject({
+      streamId: "c2",
+      error: { code: "validation_error", message: expect.stringContaining("empty") },
+    });
+    await new Promise((r) => setTimeout(r, 1000)); // a fresh second for deltas
+    client.send({ type: "reply.start", streamId: "c4", conversationId });
+    await next("reply.started");
+    client.send({ type: "reply.delta", streamId: "c4", text: "a".repeat(30) });
+    client.send({ type: "reply.delta", streamId: "c4", text: "b" });
+    expect(await next("error")).toMatchObject({
+      streamId: "c4",
+      error: { code: "reply_too_long" },
+    });
+    client.send({ type: "reply.end", streamId: "c4" });
+    expect((await next("reply.ended")).message.content).toBe("a".repeat(30));
+  });
+
+  it("follows the send rules: scope, block, per-recipient limit, pause closes with 1008", async () => {
+    const readOnly = await streaming(["messages:read"]);
+    readOnly.client.send({
+      type: "reply.start",
+      streamId: "d",
+      conversationId: readOnly.conversationId,
+    });
+    expect(await readOnly.next("error")).toMatchObject({
+      streamId: "d",
+      error: { code: "scope_not_granted", scope: "messages:write" },
+    });
+
+    const { client, next, agent, person, conversationId } = await streaming();
+    // LIMIT_PER_RECIPIENT_PER_MIN is 4 here; each start counts as one message.
+    for (let i = 0; i < 5; i++) {
+      client.send({ type: "reply.start", streamId: `e${i}`, conversationId });
+      client.send({ type: "reply.abort", streamId: `e${i}` });
+    }
+    const refused = await next("error");
+    expect(refused).toMatchObject({ streamId: "e4", error: { code: "conversation_rate_limited" } });
+
+    await blockAgent(t.deps, person.id, agent.id);
+    const other = await streaming();
+    await blockAgent(t.deps, other.person.id, other.agent.id);
+    other.client.send({ type: "reply.start", streamId: "f", to: other.person.num });
+    expect((await other.next("error")).error.code).toBe("blocked");
+
+    await pauseAgent(t.deps, other.agent.id);
+    other.client.send({ type: "reply.start", streamId: "g", to: other.person.num });
+    expect(await other.client.closed).toEqual({ code: 1008, reason: "agent_paused" });
+  });
+
+  it("ends a reply idle for STREAM_REPLY_IDLE_S; a closed connection's reply is discarded", async () => {
+    const { client, next, person, conversationId } = await streaming();
+    client.send({ type: "reply.start", streamId: "h", conversationId });
+    await next("reply.started");
+    client.send({ type: "reply.delta", streamId: "h", text: "left hanging" });
+    const ended = await next("reply.ended");
+    expect(ended).toMatchObject({ streamId: "h", message: { content: "left hanging" } });
+
+    client.send({ type: "reply.start", streamId: "i", conversationId });
+    await next("reply.started");
+    client.send({ type: "reply.delta", streamId: "i", text: "cut off" });
+    await expect.poll(() => partial(person.id, conversationId)).toEqual(["cut off"]);
+    client.ws.close();
+    await expect.poll(() => partial(person.id, conversationId)).toEqual([]);
+    const page = await listPersonMessages(t.deps, person.id, conversationId);
+    expect(page.messages.map((m) => m.content)).toEqual(["left hanging"]);
+  });
+});

@@ -1,0 +1,204 @@
+import type { AgentMessage, PersonOpenReply } from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { checkAgentAccess } from "../consent/access";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { notifyTopics } from "../events/notifier";
+import { newId } from "../ids";
+import { chargeSend } from "../limits/charge-send";
+import { insertMessage, toAgentMessage } from "./compose-message";
+import { prepareMessage } from "./prepare-message";
+
+const { replyStreams, users } = schema;
+
+/**
+ * A reply an agent streams over the WebSocket, from `reply.start` to `reply.end`. Its text so
+ * far lives in `reply_streams`, so the person's console (on any web process) shows it growing;
+ * each step wakes the person's open apps. The stored message keeps the id given at the start.
+ */
+
+/** The reply being streamed, as its connection remembers it. */
+export interface OpenReply {
+  messageId: string;
+  conversationId: string;
+  personId: string;
+}
+
+/**
+ * `reply.start`: the rules of `POST /messages` exactly (consent, `messages:write`, reply window,
+ * blocks, suspension; refused starts are counted), and it is charged as one message, under the
+ * per-recipient limit too, now rather than at the end.
+ */
+export async function startStreamedReply(
+  deps: CoreDeps,
+  start: {
+    agentId: string;
+    connectionId: string;
+    streamId: string;
+    to?: string;
+    conversationId?: string;
+  },
+): Promise<OpenReply> {
+  const { agentId } = start;
+  const access = await checkAgentAccess(
+    deps,
+    agentId,
+    { to: start.to, conversationId: start.conversationId },
+    { scope: "messages:write", initiating: true },
+  );
+  const now = deps.clock.now();
+  const reply = {
+    messageId: newId("msg"),
+    conversationId: access.conversationId,
+    personId: access.person.id,
+  };
+  await deps.db.transaction(async (tx) => {
+    await chargeSend(tx, deps, { agentId, recipientId: access.person.id });
+    await tx.insert(replyStreams).values({
+      messageId: reply.messageId,
+      streamId: start.streamId,
+      connectionId: start.connectionId,
+      conversationId: reply.conversationId,
+      senderId: agentId,
+      startedAt: now,
+      lastDeltaAt: now,
+    });
+    await notifyTopics(tx, [`user:${reply.personId}`]);
+  });
+  return reply;
+}
+
+/** `reply.delta`: appends text; a reply never passes `STREAM_MAX_REPLY_CHARS` characters. */
+export async function appendReplyDelta(
+  deps: CoreDeps,
+  reply: OpenReply,
+  text: string,
+): Promise<void> {
+  const max = deps.config.STREAM_MAX_REPLY_CHARS;
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(replyStreams)
+      .set({ text: sql`${replyStreams.text} || ${text}`, lastDeltaAt: deps.clock.now() })
+      .where(
+        and(
+          eq(replyStreams.messageId, reply.messageId),
+          sql`char_length(${replyStreams.text}) + char_length(${text}) <= ${max}`,
+        ),
+      )
+      .returning({ messageId: replyStreams.messageId });
+    if (!row) {
+      const [open] = await tx
+        .select({ id: replyStreams.messageId })
+        .from(replyStreams)
+        .where(eq(replyStreams.messageId, reply.messageId));
+      throw open
+        ? new CoreError(
+            "reply_too_long",
+            `A streamed reply holds at most ${max} characters; this delta was not added`,
+          )
+        : new CoreError("not_found", "This reply is no longer open");
+    }
+    await notifyTopics(tx, [`user:${reply.personId}`]);
+  });
+}
+
+/**
+ * `reply.end` (or the idle end): stores the text as one text message under the reply's id. The
+ * person must still accept the agent's messages (a block during the reply is honoured); an empty
+ * reply stores nothing. Either way the open reply is gone.
+ */
+export async function endStreamedReply(
+  deps: CoreDeps,
+  agentId: string,
+  reply: OpenReply,
+): Promise<AgentMessage> {
+  const text = await takeReply(deps, reply);
+  if (text.trim() === "")
+    throw new CoreError("validation_error", "The reply is empty, so nothing was stored", {
+      issues: [{ path: "text", message: "must not be empty" }],
+    });
+  const access = await checkAgentAccess(
+    deps,
+    agentId,
+    { conversationId: reply.conversationId },
+    { scope: "messages:write" },
+  );
+  const row = await deps.db.transaction(async (tx) => {
+    const message = await insertMessage(tx, deps, {
+      id: reply.messageId,
+      conversationId: reply.conversationId,
+      senderId: agentId,
+      prepared: prepareMessage(deps, { type: "text", content: text }),
+    });
+    await notifyTopics(tx, [`user:${reply.personId}`]);
+    return message;
+  });
+  return toAgentMessage(row, access.agent.num);
+}
+
+/** `reply.abort` (and a closed connection): the partial text goes; nothing is stored. */
+export async function abortStreamedReply(deps: CoreDeps, reply: OpenReply): Promise<void> {
+  await takeReply(deps, reply);
+}
+
+/** Removes the open reply, answering its text; the person's view drops it. */
+async function takeReply(deps: CoreDeps, reply: OpenReply): Promise<string> {
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(replyStreams)
+      .where(eq(replyStreams.messageId, reply.messageId))
+      .returning({ text: replyStreams.text });
+    if (!row) throw new CoreError("not_found", "This reply is no longer open");
+    await notifyTopics(tx, [`user:${reply.personId}`]);
+    return row.text;
+  });
+}
+
+/**
+ * Replies nobody has added to since `before` whose connection is gone (a worker that died):
+ * they end as the idle rule says, stored when they have text. Live connections end their own.
+ */
+export async function endAbandonedReplies(deps: CoreDeps, before: Date): Promise<number> {
+  const stale = await deps.db
+    .select()
+    .from(replyStreams)
+    .where(lt(replyStreams.lastDeltaAt, before));
+  for (const row of stale) {
+    const [person] = await deps.db
+      .select({ id: users.id })
+      .from(schema.conversationMembers)
+      .innerJoin(users, eq(users.id, schema.conversationMembers.userId))
+      .where(
+        and(
+          eq(schema.conversationMembers.conversationId, row.conversationId),
+          sql`${users.id} <> ${row.senderId}`,
+        ),
+      );
+    const reply = {
+      messageId: row.messageId,
+      conversationId: row.conversationId,
+      personId: person?.id ?? "",
+    };
+    await endStreamedReply(deps, row.senderId, reply).catch(() => {});
+  }
+  return stale.length;
+}
+
+/** The replies being streamed into a conversation right now, oldest first (for chat views). */
+export async function readOpenReplies(
+  deps: CoreDeps,
+  conversationId: string,
+): Promise<PersonOpenReply[]> {
+  const rows = await deps.db
+    .select()
+    .from(replyStreams)
+    .where(eq(replyStreams.conversationId, conversationId))
+    .orderBy(asc(replyStreams.startedAt));
+  return rows.map((row) => ({
+    messageId: row.messageId,
+    senderId: row.senderId,
+    text: row.text,
+    startedAt: row.startedAt.toISOString(),
+  }));
+}
