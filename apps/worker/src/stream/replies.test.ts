@@ -22,6 +22,8 @@ beforeAll(async () => {
       STREAM_MAX_REPLY_CHARS: "30",
       STREAM_REPLY_IDLE_S: "1",
       LIMIT_PER_RECIPIENT_PER_MIN: "4",
+      STREAM_HEARTBEAT_S: "1",
+      STREAM_MAX_CONNECTIONS: "1",
     },
   });
   worker = await startWorker(t.deps);
@@ -189,5 +191,31 @@ describe("streamed replies", () => {
     await expect.poll(() => partial(person.id, conversationId)).toEqual([]);
     const page = await listPersonMessages(t.deps, person.id, conversationId);
     expect(page.messages.map((m) => m.content)).toEqual(["left hanging"]);
+  });
+});
+
+describe("heartbeats", () => {
+  it("drop a connection that stops answering pings, which frees its slot", async () => {
+    const { client, agent } = await streaming();
+    const { token } = await mintAgentToken(t.deps, agent.id);
+    // STREAM_MAX_CONNECTIONS is 1 here: a second connection is refused while the first lives.
+    const second = connect(`${worker.url}?token=${token}`);
+    await expect(second.opened).rejects.toMatchObject({ status: 429 });
+    // The client goes silent (its socket stops reading, so no pong); the server drops it.
+    (client.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    await expect
+      .poll(
+        async () => {
+          const retry = connect(`${worker.url}?token=${token}`);
+          const ok = await retry.opened.then(
+            () => true,
+            () => false,
+          );
+          retry.ws.close();
+          return ok;
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBe(true);
   });
 });
