@@ -8,6 +8,10 @@ import { attachStream } from "./stream/server";
  * and the WebSocket stream. Stateless apart from connections; run as many as you like.
  */
 const config = loadConfig();
+if (config.WEBHOOK_ALLOW_INSECURE_HOSTS.length > 0)
+  console.warn(
+    `WARNING: webhooks may use http and private addresses for ${config.WEBHOOK_ALLOW_INSECURE_HOSTS.join(", ")} (WEBHOOK_ALLOW_INSECURE_HOSTS); never set this in production`,
+  );
 const { deps, close } = createDeps(config);
 const runner = await startJobRunner(deps, config.DATABASE_URL as string);
 const server = createWorkerServer(deps);

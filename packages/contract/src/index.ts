@@ -10,3 +10,4 @@ export * from "./records";
 export * from "./scopes";
 export * from "./stream";
 export * from "./users";
+export * from "./webhooks";

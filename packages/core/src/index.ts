@@ -63,3 +63,6 @@ export * from "./records/fire-record-due";
 export * from "./records/person-records";
 export * from "./records/projections";
 export * from "./settings";
+export * from "./webhooks/address-policy";
+export * from "./webhooks/deliver-webhook";
+export * from "./webhooks/webhook-config";

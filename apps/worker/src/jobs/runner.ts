@@ -1,6 +1,7 @@
 import {
   type CoreDeps,
   cleanupExpired,
+  deliverWebhook,
   expireAction,
   fireRecordDue,
   type JobName,
@@ -19,6 +20,9 @@ const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>
   },
   record_due: async (deps, payload) => {
     await fireRecordDue(deps, payload as RecordDueJob);
+  },
+  webhook_deliver: async (deps, payload) => {
+    await deliverWebhook(deps, (payload as { deliveryId: number }).deliveryId);
   },
 };
 

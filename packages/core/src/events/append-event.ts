@@ -1,10 +1,11 @@
 import type { AgentEvent } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
-import { sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { newId } from "../ids";
+import { enqueueJob } from "../jobs/enqueue-job";
 import { notifyTopics } from "./notifier";
 
-const { events } = schema;
+const { events, webhookDeliveries, webhooks } = schema;
 
 export interface NewEvent {
   agentId: string;
@@ -56,5 +57,49 @@ export async function appendEvents(
     tx,
     newEvents.map((event) => `agent:${event.agentId}` as const),
   );
+  await enqueueWebhookDeliveries(tx, now, rows);
   return rows.sort((a, b) => a.seq - b.seq).map(toAgentEvent);
+}
+
+/**
+ * For agents with an active webhook: a delivery row and its job per event, committed with the
+ * events themselves, so a crash anywhere loses no delivery. One statement for the rows; jobs
+ * go to a queue per agent, so its deliveries keep their order and a slow receiver holds up only
+ * its own agent.
+ */
+async function enqueueWebhookDeliveries(
+  tx: Tx,
+  now: Date,
+  rows: (typeof events.$inferSelect)[],
+): Promise<void> {
+  const agentIds = [...new Set(rows.map((row) => row.agentId))];
+  const hooked = await tx
+    .select({ agentId: webhooks.agentId })
+    .from(webhooks)
+    .where(and(inArray(webhooks.agentId, agentIds), eq(webhooks.state, "active")));
+  if (hooked.length === 0) return;
+  const active = new Set(hooked.map((h) => h.agentId));
+  const deliveries = await tx
+    .insert(webhookDeliveries)
+    .values(
+      rows
+        .filter((row) => active.has(row.agentId))
+        .map((row) => ({
+          agentId: row.agentId,
+          eventId: row.id,
+          eventSeq: row.seq,
+          eventType: row.type,
+          nextAttemptAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })),
+    )
+    .returning({ id: webhookDeliveries.id, agentId: webhookDeliveries.agentId });
+  for (const delivery of deliveries)
+    await enqueueJob(
+      tx,
+      "webhook_deliver",
+      { deliveryId: delivery.id },
+      { queue: `webhook:${delivery.agentId}`, jobKey: `webhook:${delivery.id}` },
+    );
 }

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
  * job commits (or rolls back) with the transaction that needs it: a crash delays work, never
  * loses it. The worker process runs the tasks (apps/worker/src/jobs/).
  */
-export type JobName = "maintenance_cleanup" | "record_due" | "action_expire";
+export type JobName = "maintenance_cleanup" | "record_due" | "action_expire" | "webhook_deliver";
 
 export interface EnqueueOptions {
   /** Not before this time. */

@@ -8,3 +8,4 @@ export * from "./messages";
 export * from "./objects";
 export * from "./records";
 export * from "./settings";
+export * from "./webhooks";

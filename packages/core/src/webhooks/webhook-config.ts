@@ -1,0 +1,177 @@
+import type { AgentWebhook, AgentWebhookWithSecret, WebhookDelivery } from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+import { and, desc, eq } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { latestSeq } from "../events/read-events";
+import { enqueueJob } from "../jobs/enqueue-job";
+import { newSecret } from "../secrets";
+import { checkWebhookUrl } from "./address-policy";
+
+const { webhooks, webhookDeliveries } = schema;
+
+/** How long the previous secret keeps signing after a rotation. */
+export const ROTATION_GRACE_MS = 24 * 3600_000;
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export function toAgentWebhook(row: WebhookRow, now: Date): AgentWebhook {
+  const grace =
+    row.rotationGraceUntil && row.rotationGraceUntil > now ? row.rotationGraceUntil : null;
+  return {
+    url: row.url,
+    state: row.state,
+    consecutiveFailures: row.consecutiveFailures,
+    lastDeliveryAt: iso(row.lastDeliveryAt),
+    lastSuccessAt: iso(row.lastSuccessAt),
+    lastFailureAt: iso(row.lastFailureAt),
+    lastError: row.lastError,
+    rotationGraceUntil: iso(grace),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function webhookPolicy(deps: CoreDeps) {
+  return { allowInsecureHosts: deps.config.WEBHOOK_ALLOW_INSECURE_HOSTS };
+}
+
+async function readWebhook(deps: CoreDeps, agentId: string): Promise<WebhookRow | undefined> {
+  const [row] = await deps.db.select().from(webhooks).where(eq(webhooks.agentId, agentId));
+  return row;
+}
+
+/** `GET /webhook`. */
+export async function getWebhook(deps: CoreDeps, agentId: string): Promise<AgentWebhook | null> {
+  const row = await readWebhook(deps, agentId);
+  return row ? toAgentWebhook(row, deps.clock.now()) : null;
+}
+
+/**
+ * `PUT /webhook`: sets the URL (checked: https, public host, no credentials) with a new secret,
+ * shown once; the webhook is active again. A first webhook receives only events after now.
+ */
+export async function putWebhook(
+  deps: CoreDeps,
+  agentId: string,
+  url: string,
+): Promise<AgentWebhookWithSecret> {
+  const checked = checkWebhookUrl(url, webhookPolicy(deps)).toString();
+  const secret = newSecret("whsec_");
+  const now = deps.clock.now();
+  const sinceSeq = await latestSeq(deps, agentId);
+  const [row] = await deps.db
+    .insert(webhooks)
+    .values({ agentId, url: checked, secret, sinceSeq, createdAt: now, updatedAt: now })
+    .onConflictDoUpdate({
+      target: webhooks.agentId,
+      set: {
+        url: checked,
+        secret,
+        previousSecret: null,
+        rotationGraceUntil: null,
+        state: "active",
+        consecutiveFailures: 0,
+        updatedAt: now,
+      },
+    })
+    .returning();
+  return { webhook: toAgentWebhook(row as WebhookRow, now), secret };
+}
+
+/** `DELETE /webhook`: `{deleted}` says whether there was one; its deliveries go with it. */
+export async function deleteWebhook(
+  deps: CoreDeps,
+  agentId: string,
+): Promise<{ deleted: boolean }> {
+  return deps.db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(webhooks)
+      .where(eq(webhooks.agentId, agentId))
+      .returning({ agentId: webhooks.agentId });
+    await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.agentId, agentId));
+    return { deleted: gone.length > 0 };
+  });
+}
+
+/** `POST /webhook/rotate`: a new secret; for 24 h the previous one signs every delivery too. */
+export async function rotateWebhookSecret(
+  deps: CoreDeps,
+  agentId: string,
+): Promise<AgentWebhookWithSecret> {
+  const current = await readWebhook(deps, agentId);
+  if (!current) throw new CoreError("not_found", "This agent has no webhook; PUT one first");
+  const secret = newSecret("whsec_");
+  const now = deps.clock.now();
+  const [row] = await deps.db
+    .update(webhooks)
+    .set({
+      secret,
+      previousSecret: current.secret,
+      rotationGraceUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
+      updatedAt: now,
+    })
+    .where(eq(webhooks.agentId, agentId))
+    .returning();
+  return { webhook: toAgentWebhook(row as WebhookRow, now), secret };
+}
+
+/**
+ * The owner's "Resume and retry": a disabled webhook is active again with a clean failure count,
+ * and every dead event is delivered again from its first attempt.
+ */
+export async function resumeWebhook(deps: CoreDeps, agentId: string): Promise<AgentWebhook> {
+  const now = deps.clock.now();
+  return deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhooks)
+      .set({ state: "active", consecutiveFailures: 0, updatedAt: now })
+      .where(eq(webhooks.agentId, agentId))
+      .returning();
+    if (!row) throw new CoreError("not_found", "This agent has no webhook");
+    const requeued = await tx
+      .update(webhookDeliveries)
+      .set({ status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now })
+      .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.status, "dead")))
+      .returning({ id: webhookDeliveries.id });
+    for (const { id } of requeued)
+      await enqueueJob(
+        tx,
+        "webhook_deliver",
+        { deliveryId: id },
+        {
+          queue: `webhook:${agentId}`,
+          jobKey: `webhook:${id}`,
+        },
+      );
+    return toAgentWebhook(row, now);
+  });
+}
+
+/** The newest deliveries of an agent's webhook, for the owner's console and CLI. */
+export async function listWebhookDeliveries(
+  deps: CoreDeps,
+  agentId: string,
+  limit = 50,
+): Promise<WebhookDelivery[]> {
+  const rows = await deps.db
+    .select()
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.agentId, agentId))
+    .orderBy(desc(webhookDeliveries.eventSeq))
+    .limit(limit);
+  return rows.map((row) => ({
+    eventId: row.eventId,
+    eventSeq: row.eventSeq,
+    eventType: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    httpStatus: row.httpStatus,
+    latencyMs: row.latencyMs,
+    error: row.error,
+    nextAttemptAt: iso(row.nextAttemptAt),
+    updatedAt: row.updatedAt.toISOString(),
+  }));
+}

@@ -1,0 +1,286 @@
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { schema } from "@switchboard/db";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { appendEvents } from "../events/append-event";
+import { createAgent } from "../identity/agents";
+import { createUser } from "../identity/users";
+import { createTestDeps } from "../testing";
+import { deliverWebhook } from "./deliver-webhook";
+import {
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  putWebhook,
+  resumeWebhook,
+  rotateWebhookSecret,
+} from "./webhook-config";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps({
+    env: {
+      WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
+      WEBHOOK_RETRY_SCHEDULE_S: "60,300",
+      WEBHOOK_DISABLE_AFTER: "4",
+      WEBHOOK_TIMEOUT_MS: "400",
+    },
+  });
+});
+afterAll(() => t.close());
+
+interface Received {
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** A real local receiver answering each POST with `answer()`'s status (after `delayMs`). */
+async function receiver(
+  answer: () => { status: number; delayMs?: number } = () => ({ status: 200 }),
+) {
+  const received: Received[] = [];
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
+    req.on("end", () => {
+      received.push({ headers: req.headers, body });
+      const { status, delayMs } = answer();
+      setTimeout(() => {
+        res.statusCode = status;
+        if (status >= 300 && status < 400) res.setHeader("Location", "http://127.0.0.1:1/");
+        res.end();
+      }, delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+  return { url, received };
+}
+
+async function newAgent() {
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Hooked" });
+  return agent.id;
+}
+
+const emit = (agentId: string, n = 1) =>
+  t.deps.db.transaction((tx) =>
+    appendEvents(tx, t.clock.now(), [{ agentId, type: "test.event", payload: { n } }]),
+  );
+
+async function deliveryIds(agentId: string) {
+  const rows = await t.deps.db
+    .select({ id: schema.webhookDeliveries.id })
+    .from(schema.webhookDeliveries)
+    .where(eq(schema.webhookDeliveries.agentId, agentId))
+    .orderBy(schema.webhookDeliveries.eventSeq);
+  return rows.map((r) => r.id);
+}
+
+const jobsFor = async (deliveryId: number) =>
+  (await t.deps.db.execute(sql`
+    select run_at from graphile_worker.jobs where key = ${`webhook:${deliveryId}`}
+  `)) as unknown as { run_at: Date }[];
+
+/** Checks an `X-Svc-Signature` against a secret the way a receiver does. */
+function verifies(header: string, body: string, secret: string): boolean {
+  const parts = header.split(",");
+  const time = parts.find((p) => p.startsWith("t="))?.slice(2);
+  const expected = createHmac("sha256", secret).update(`${time}.${body}`).digest("hex");
+  return parts.some((p) => p === `v1=${expected}`);
+}
+
+describe("configuration", () => {
+  it("PUT checks the URL and shows the secret once; GET, rotate and DELETE", async () => {
+    const agentId = await newAgent();
+    expect(await getWebhook(t.deps, agentId)).toBeNull();
+    for (const url of [
+      "http://example.com/h",
+      "https://10.0.0.1/h",
+      "https://user:pw@example.com/",
+    ])
+      await expect(putWebhook(t.deps, agentId, url)).rejects.toMatchObject({
+        code: "validation_error",
+      });
+    await expect(rotateWebhookSecret(t.deps, agentId)).rejects.toMatchObject({ code: "not_found" });
+    const put = await putWebhook(t.deps, agentId, "https://hooks.example.com/in");
+    expect(put.secret).toMatch(/^whsec_/);
+    expect(put.webhook).toMatchObject({
+      url: "https://hooks.example.com/in",
+      state: "active",
+      consecutiveFailures: 0,
+      rotationGraceUntil: null,
+    });
+    expect(JSON.stringify(await getWebhook(t.deps, agentId))).not.toContain(put.secret);
+    const rotated = await rotateWebhookSecret(t.deps, agentId);
+    expect(rotated.secret).not.toBe(put.secret);
+    expect(Date.parse(rotated.webhook.rotationGraceUntil as string)).toBe(
+      t.clock.now().getTime() + 24 * 3600_000,
+    );
+    expect(await deleteWebhook(t.deps, agentId)).toEqual({ deleted: true });
+    expect(await deleteWebhook(t.deps, agentId)).toEqual({ deleted: false });
+  });
+});
+
+describe("delivery", () => {
+  it("enqueues only events after the webhook exists, in the event's transaction; signs them", async () => {
+    const agentId = await newAgent();
+    const hook = await receiver();
+    await emit(agentId, 0); // before the webhook: never delivered
+    const { secret } = await putWebhook(t.deps, agentId, hook.url);
+    const [event] = await emit(agentId, 1);
+    const [id] = await deliveryIds(agentId);
+    expect(await deliveryIds(agentId)).toHaveLength(1);
+    expect(await jobsFor(id as number)).toHaveLength(1);
+    await t.deps.db
+      .transaction(async (tx) => {
+        await appendEvents(tx, t.clock.now(), [{ agentId, type: "rolled.back", payload: {} }]);
+        throw new Error("roll back");
+      })
+      .catch(() => {});
+    expect(await deliveryIds(agentId)).toHaveLength(1);
+
+    expect(await deliverWebhook(t.deps, id as number)).toMatchObject({
+      status: "succeeded",
+      httpStatus: 200,
+    });
+    const [got] = hook.received;
+    expect(got?.headers).toMatchObject({
+      "content-type": "application/json",
+      "x-svc-event-id": event?.id,
+      "x-svc-event-type": "test.event",
+      "x-svc-delivery-attempt": "1",
+    });
+    expect(JSON.parse(got?.body ?? "")).toMatchObject({ id: event?.id, seq: event?.seq });
+    expect(verifies(got?.headers["x-svc-signature"] as string, got?.body ?? "", secret)).toBe(true);
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({ consecutiveFailures: 0 });
+    expect((await getWebhook(t.deps, agentId))?.lastSuccessAt).not.toBeNull();
+    // Delivered once: a repeated job does nothing.
+    expect(await deliverWebhook(t.deps, id as number)).toEqual({ status: "skipped" });
+  });
+
+  it("during a rotation's grace, each delivery carries two signatures, one per secret", async () => {
+    const agentId = await newAgent();
+    const hook = await receiver();
+    const first = await putWebhook(t.deps, agentId, hook.url);
+    const second = await rotateWebhookSecret(t.deps, agentId);
+    await emit(agentId);
+    const [id] = await deliveryIds(agentId);
+    await deliverWebhook(t.deps, id as number);
+    const [got] = hook.received;
+    const header = got?.headers["x-svc-signature"] as string;
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    expect(verifies(header, got?.body ?? "", first.secret)).toBe(true);
+    expect(verifies(header, got?.body ?? "", second.secret)).toBe(true);
+  });
+
+  it("retries failures on the schedule, then the event is dead", async () => {
+    const agentId = await newAgent();
+    const hook = await receiver(() => ({ status: 500 }));
+    await putWebhook(t.deps, agentId, hook.url);
+    await emit(agentId);
+    const [id] = (await deliveryIds(agentId)) as [number];
+    const before = t.clock.now().getTime();
+    expect(await deliverWebhook(t.deps, id)).toMatchObject({ status: "failed", httpStatus: 500 });
+    const [retry] = await jobsFor(id).then((jobs) => jobs.sort((a, b) => +b.run_at - +a.run_at));
+    expect(new Date(retry?.run_at as Date).getTime()).toBe(before + 60_000);
+    expect(await deliverWebhook(t.deps, id)).toMatchObject({ status: "failed" });
+    expect(await deliverWebhook(t.deps, id)).toMatchObject({ status: "dead" });
+    expect(hook.received.map((r) => r.headers["x-svc-delivery-attempt"])).toEqual(["1", "2", "3"]);
+    const [delivery] = await listWebhookDeliveries(t.deps, agentId);
+    expect(delivery).toMatchObject({ status: "dead", attempts: 3, httpStatus: 500 });
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({
+      consecutiveFailures: 3,
+      lastError: "answered 500",
+      state: "active",
+    });
+  });
+
+  it("counts a redirect, a timeout and a refused connection as failures", async () => {
+    const agentId = await newAgent();
+    let mode = 302;
+    const hook = await receiver(() =>
+      mode === 0 ? { status: 200, delayMs: 1000 } : { status: mode },
+    );
+    await putWebhook(t.deps, agentId, hook.url);
+    await emit(agentId, 1);
+    await emit(agentId, 2);
+    const [a, b] = (await deliveryIds(agentId)) as [number, number];
+    expect(await deliverWebhook(t.deps, a)).toMatchObject({ status: "failed", httpStatus: 302 });
+    expect(hook.received).toHaveLength(1); // the redirect was not followed
+    mode = 0;
+    expect(await deliverWebhook(t.deps, b)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("no answer within 400 ms"),
+    });
+    await putWebhook(t.deps, agentId, "http://127.0.0.1:9/closed");
+    await emit(agentId, 3);
+    const c = (await deliveryIds(agentId)).at(-1) as number;
+    expect(await deliverWebhook(t.deps, c)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("ECONNREFUSED"),
+    });
+  });
+
+  it("410 kills the event and disables the webhook; resume re-enables it and requeues", async () => {
+    const agentId = await newAgent();
+    let status = 410;
+    const hook = await receiver(() => ({ status }));
+    await putWebhook(t.deps, agentId, hook.url);
+    await emit(agentId, 1);
+    await emit(agentId, 2);
+    const [a, b] = (await deliveryIds(agentId)) as [number, number];
+    expect(await deliverWebhook(t.deps, a)).toMatchObject({ status: "dead", httpStatus: 410 });
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({ state: "disabled" });
+    // The other waiting delivery died with it; new events are not enqueued while disabled.
+    expect(await deliverWebhook(t.deps, b)).toEqual({ status: "skipped" });
+    await emit(agentId, 3);
+    expect(await deliveryIds(agentId)).toHaveLength(2);
+
+    status = 200;
+    expect(await resumeWebhook(t.deps, agentId)).toMatchObject({
+      state: "active",
+      consecutiveFailures: 0,
+    });
+    expect((await jobsFor(a)).length).toBeGreaterThan(0);
+    expect(await deliverWebhook(t.deps, a)).toMatchObject({ status: "succeeded" });
+    expect(await deliverWebhook(t.deps, b)).toMatchObject({ status: "succeeded" });
+  });
+
+  it(`disables the webhook after WEBHOOK_DISABLE_AFTER consecutive failures`, async () => {
+    const agentId = await newAgent();
+    const hook = await receiver(() => ({ status: 503 }));
+    await putWebhook(t.deps, agentId, hook.url);
+    for (let n = 0; n < 4; n++) await emit(agentId, n);
+    const ids = await deliveryIds(agentId);
+    for (const id of ids.slice(0, 3))
+      expect(await deliverWebhook(t.deps, id)).toMatchObject({ status: "failed" });
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({ state: "active" });
+    expect(await deliverWebhook(t.deps, ids[3] as number)).toMatchObject({ status: "dead" });
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({
+      state: "disabled",
+      consecutiveFailures: 4,
+    });
+  });
+
+  it("re-checks the address at delivery: a host resolving to a private address is refused", async () => {
+    const agentId = await newAgent();
+    await putWebhook(t.deps, agentId, "https://hooks.example.com/in");
+    // As if DNS had changed since configuration: the stored host now means this machine.
+    await t.deps.db
+      .update(schema.webhooks)
+      .set({ url: "https://localhost/in" })
+      .where(eq(schema.webhooks.agentId, agentId));
+    await emit(agentId);
+    const [id] = (await deliveryIds(agentId)) as [number];
+    expect(await deliverWebhook(t.deps, id)).toMatchObject({
+      status: "failed",
+      error: expect.stringContaining("non-public address"),
+    });
+  });
+});

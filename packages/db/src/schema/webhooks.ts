@@ -1,0 +1,65 @@
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { users } from "./identity";
+
+export const webhookState = pgEnum("webhook_state", ["active", "paused", "disabled"]);
+
+/** An agent's one webhook. The secret signs deliveries, so it is kept (not hashed). */
+export const webhooks = pgTable("webhooks", {
+  agentId: text()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  url: text().notNull(),
+  secret: text().notNull(),
+  /** During the rotation grace the previous secret signs too. */
+  previousSecret: text(),
+  rotationGraceUntil: timestamp({ withTimezone: true }),
+  state: webhookState().notNull().default("active"),
+  consecutiveFailures: integer().notNull().default(0),
+  lastDeliveryAt: timestamp({ withTimezone: true }),
+  lastSuccessAt: timestamp({ withTimezone: true }),
+  lastFailureAt: timestamp({ withTimezone: true }),
+  lastError: text(),
+  /** Events up to this seq predate the webhook and are never delivered to it. */
+  sinceSeq: bigint({ mode: "number" }).notNull(),
+  createdAt: timestamp({ withTimezone: true }).notNull(),
+  updatedAt: timestamp({ withTimezone: true }).notNull(),
+});
+
+export const deliveryStatus = pgEnum("delivery_status", ["pending", "succeeded", "failed", "dead"]);
+
+/** One event's delivery to a webhook: its latest attempt and what comes next. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial({ mode: "number" }).primaryKey(),
+    agentId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    eventId: text().notNull(),
+    eventSeq: bigint({ mode: "number" }).notNull(),
+    eventType: text().notNull(),
+    status: deliveryStatus().notNull().default("pending"),
+    /** Attempts made so far. */
+    attempts: integer().notNull().default(0),
+    httpStatus: integer(),
+    latencyMs: integer(),
+    error: text(),
+    nextAttemptAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+    updatedAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_idx").on(t.agentId, t.eventId),
+    index("webhook_deliveries_agent_seq_idx").on(t.agentId, t.eventSeq),
+  ],
+);
