@@ -21,6 +21,8 @@ export default async function globalSetup() {
     databaseUrl: database.url,
     port: Number(process.env.E2E_PORT),
     wsPort: Number(process.env.E2E_WS_PORT),
+    // Webhook specs deliver to a receiver in the test process, on loopback.
+    env: { WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" },
     output: log,
   });
   process.env.E2E_DATABASE_URL = database.url;

@@ -5,11 +5,13 @@ import { devkeyCommands } from "./commands/devkey";
 import { personCommands } from "./commands/person";
 import { tokenCommands } from "./commands/token";
 import { userCommands } from "./commands/user";
+import { webhookCommands } from "./commands/webhook";
 
 /** Every command group (one file in commands/ each); adding a group is one entry here. */
 const commands = [
   ...userCommands,
   ...agentCommands,
+  ...webhookCommands,
   ...tokenCommands,
   ...devkeyCommands,
   ...personCommands,

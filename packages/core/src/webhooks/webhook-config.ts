@@ -122,7 +122,10 @@ export async function rotateWebhookSecret(
  * The owner's "Resume and retry": a disabled webhook is active again with a clean failure count,
  * and every dead event is delivered again from its first attempt.
  */
-export async function resumeWebhook(deps: CoreDeps, agentId: string): Promise<AgentWebhook> {
+export async function resumeWebhook(
+  deps: CoreDeps,
+  agentId: string,
+): Promise<{ webhook: AgentWebhook; requeued: number }> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -146,7 +149,7 @@ export async function resumeWebhook(deps: CoreDeps, agentId: string): Promise<Ag
           jobKey: `webhook:${id}`,
         },
       );
-    return toAgentWebhook(row, now);
+    return { webhook: toAgentWebhook(row, now), requeued: requeued.length };
   });
 }
 

@@ -244,8 +244,8 @@ describe("delivery", () => {
 
     status = 200;
     expect(await resumeWebhook(t.deps, agentId)).toMatchObject({
-      state: "active",
-      consecutiveFailures: 0,
+      webhook: { state: "active", consecutiveFailures: 0 },
+      requeued: 2,
     });
     expect((await jobsFor(a)).length).toBeGreaterThan(0);
     expect(await deliverWebhook(t.deps, a)).toMatchObject({ status: "succeeded" });
