@@ -26,10 +26,15 @@ export function LiveUpdates() {
   const live = useSubscription(
     trpc.live.changes.subscriptionOptions(undefined, {
       onData: () => {
-        timer.current ??= setTimeout(() => {
-          timer.current = null;
-          void queryClient.invalidateQueries();
-        }, REFRESH_EVERY_MS);
+        // While a fetch is running (say, the person paging back) the re-read waits for it
+        // rather than cancelling it; it still runs after, so no change is missed.
+        const flush = () => {
+          timer.current =
+            queryClient.isFetching() > 0
+              ? setTimeout(flush, REFRESH_EVERY_MS)
+              : (void queryClient.invalidateQueries(), null);
+        };
+        timer.current ??= setTimeout(flush, REFRESH_EVERY_MS);
       },
     }),
   );

@@ -29,10 +29,12 @@ export function SecretOnce({
   label,
   value,
   testId,
+  note = "Copy it now and keep it somewhere safe. You won't see it again: Switchboard keeps only a hash of it.",
 }: {
   label: string;
   value: string;
   testId: string;
+  note?: string;
 }) {
   const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
   const code = useRef<HTMLElement>(null);
@@ -40,10 +42,7 @@ export function SecretOnce({
     <div className="secret-once" role="status" data-testid={`${testId}-box`}>
       <div>
         <strong>{label}</strong>
-        <p className="secret-note">
-          Copy it now and keep it somewhere safe. You won't see it again: Switchboard keeps only a
-          hash of it.
-        </p>
+        <p className="secret-note">{note}</p>
       </div>
       <div className="secret">
         <code ref={code} data-testid={testId}>

@@ -8,6 +8,7 @@ import { liveRouter } from "./routers/live";
 import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
 import { tokensRouter } from "./routers/tokens";
+import { webhooksRouter } from "./routers/webhooks";
 
 /** The console's API: one router per capability, each procedure a thin adapter over core. */
 export const appRouter = router({
@@ -15,6 +16,7 @@ export const appRouter = router({
   chats: chatsRouter,
   agents: agentsRouter,
   tokens: tokensRouter,
+  webhooks: webhooksRouter,
   live: liveRouter,
   records: recordsRouter,
   selfChat: selfChatRouter,

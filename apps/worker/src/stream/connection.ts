@@ -106,7 +106,11 @@ export class StreamConnection {
     this.pump();
 
     const heartbeat = setInterval(
-      () => void this.heartbeat(),
+      () =>
+        void this.heartbeat().catch((error) => {
+          // The database is briefly out of reach (or shutting down): try again next beat.
+          if (!this.closed) console.warn(`stream heartbeat failed: ${(error as Error).message}`);
+        }),
       this.deps.config.STREAM_HEARTBEAT_S * 1000,
     );
     this.cleanups.push(() => clearInterval(heartbeat));

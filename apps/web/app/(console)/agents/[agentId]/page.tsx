@@ -44,6 +44,13 @@ export default function AgentPage({ params }: { params: Promise<{ agentId: strin
             {me.num}
           </p>
         </div>
+        <Link
+          href={`/agents/${agentId}/webhook`}
+          className="strong-link"
+          data-testid="agent-webhook-link"
+        >
+          Webhook →
+        </Link>
       </div>
       <PauseControl agentId={agentId} paused={me.paused} />
       <TokensCard agentId={agentId} />
