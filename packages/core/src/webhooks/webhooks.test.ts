@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
+import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
@@ -158,6 +159,16 @@ describe("delivery", () => {
     });
     expect(JSON.parse(got?.body ?? "")).toMatchObject({ id: event?.id, seq: event?.seq });
     expect(verifies(got?.headers["x-svc-signature"] as string, got?.body ?? "", secret)).toBe(true);
+    // A receiver built on Stripe's verifier accepts it as is (same header format and tolerance).
+    const verified = new Stripe("sk_test_unused").webhooks.constructEvent(
+      got?.body ?? "",
+      got?.headers["x-svc-signature"] as string,
+      secret,
+      300,
+      undefined,
+      Math.floor(t.clock.now().getTime() / 1000), // received "now" on the test's clock
+    );
+    expect(verified).toMatchObject({ id: event?.id });
     expect(await getWebhook(t.deps, agentId)).toMatchObject({ consecutiveFailures: 0 });
     expect((await getWebhook(t.deps, agentId))?.lastSuccessAt).not.toBeNull();
     // Delivered once: a repeated job does nothing.
