@@ -29,10 +29,12 @@ export function LiveUpdates() {
         // While a fetch is running (say, the person paging back) the re-read waits for it
         // rather than cancelling it; it still runs after, so no change is missed.
         const flush = () => {
-          timer.current =
-            queryClient.isFetching() > 0
-              ? setTimeout(flush, REFRESH_EVERY_MS)
-              : (void queryClient.invalidateQueries(), null);
+          if (queryClient.isFetching() > 0) {
+            timer.current = setTimeout(flush, REFRESH_EVERY_MS);
+            return;
+          }
+          timer.current = null;
+          void queryClient.invalidateQueries();
         };
         timer.current ??= setTimeout(flush, REFRESH_EVERY_MS);
       },

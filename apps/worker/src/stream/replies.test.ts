@@ -33,6 +33,10 @@ afterAll(async () => {
   await t.close();
 });
 
+// Frames are checked by shape in each test.
+// biome-ignore lint/suspicious/noExplicitAny: a received frame, read field by field
+type Frame = Record<string, any>;
+
 /** An agent a person added (granting `grant`), connected to the stream. */
 async function streaming(
   grant: ("messages:read" | "messages:write")[] = ["messages:read", "messages:write"],
@@ -55,7 +59,7 @@ async function streaming(
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       const index = client.frames.findIndex((f) => f.type === type);
-      if (index >= 0) return client.frames.splice(index, 1)[0] as Record<string, any>;
+      if (index >= 0) return client.frames.splice(index, 1)[0] as Frame;
       await client.until(client.frames.length + 1, 500).catch(() => {});
     }
     throw new Error(`no ${type} frame`);

@@ -44,7 +44,7 @@ export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promis
     .innerJoin(webhooks, eq(webhooks.agentId, webhookDeliveries.agentId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(eq(webhookDeliveries.id, deliveryId));
-  if (!found || found.delivery.status !== "pending") return { status: "skipped" };
+  if (found?.delivery.status !== "pending") return { status: "skipped" };
   const { delivery, webhook, event } = found;
   const now = deps.clock.now();
   if (webhook.state !== "active") {
