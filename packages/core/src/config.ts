@@ -62,6 +62,8 @@ export const ConfigSchema = z.object({
   STREAM_REPLY_IDLE_S: positive(60),
   /** How often the server pings each stream connection, renews its lease and re-checks its token. */
   STREAM_HEARTBEAT_S: positive(30),
+  /** A job locked this long belongs to a worker that died (ours finish within seconds). */
+  JOB_LOCK_STALE_S: positive(300),
 
   TTS_COMMAND: z.string().optional(),
 });

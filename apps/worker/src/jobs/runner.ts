@@ -6,6 +6,7 @@ import {
   fireRecordDue,
   type JobName,
   type RecordDueJob,
+  unlockStaleJobs,
 } from "@switchboard/core";
 import { Logger, type Runner, run, type Task } from "graphile-worker";
 import pg from "pg";
@@ -53,8 +54,16 @@ export async function startJobRunner(
     taskList,
     crontab: "*/15 * * * * maintenance_cleanup",
   });
+  // Dead workers' locks: swept now (a restart after a crash) and then regularly.
+  const sweep = () =>
+    unlockStaleJobs(deps.db, deps.config.JOB_LOCK_STALE_S).catch((error) =>
+      console.warn(`[jobs] stale lock sweep failed: ${(error as Error).message}`),
+    );
+  await sweep();
+  const sweeper = setInterval(sweep, Math.min(60, deps.config.JOB_LOCK_STALE_S) * 1000);
   return {
     stop: async () => {
+      clearInterval(sweeper);
       await runner.stop();
       await pgPool.end();
     },

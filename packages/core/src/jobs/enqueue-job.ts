@@ -38,3 +38,18 @@ export async function enqueueJob(
 export async function cancelJob(db: Executor, jobKey: string): Promise<void> {
   await db.execute(sql`select graphile_worker.remove_job(${jobKey})`);
 }
+
+/**
+ * Frees the jobs (and job queues) of workers that died holding them: graphile-worker itself
+ * waits 4 hours, and a locked queue would hold up every later delivery of that agent. Our jobs
+ * take seconds, so a lock older than `staleSeconds` can only be a dead worker's.
+ */
+export async function unlockStaleJobs(db: Executor, staleSeconds: number): Promise<void> {
+  await db.execute(sql`select graphile_worker.force_unlock_workers(array(
+    select locked_by from graphile_worker._private_jobs
+    where locked_at < now() - make_interval(secs => ${staleSeconds})
+    union
+    select locked_by from graphile_worker._private_job_queues
+    where locked_at < now() - make_interval(secs => ${staleSeconds})
+  ))`);
+}
