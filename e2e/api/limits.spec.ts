@@ -3,6 +3,7 @@ import { type RunningService, startService } from "@switchboard/cli/service";
 import { addContact, createUser, resumeAgent } from "@switchboard/core";
 import { deps, newAgent, newContact } from "../support/fixtures";
 import { awayFromMinuteBoundary, expectError } from "../support/http";
+import { E2E_SERVICE_ENV } from "../support/service-env";
 
 /**
  * Two more web + worker pairs on the same database with small limits: whichever process a call
@@ -23,6 +24,7 @@ test.beforeAll(async () => {
         port: base + i * 2,
         wsPort: base + i * 2 + 1,
         env: {
+          ...E2E_SERVICE_ENV,
           LIMIT_REQUESTS_PER_MIN: String(LIMIT),
           LIMIT_MESSAGES_PER_MIN: "4",
           LIMIT_PER_RECIPIENT_PER_MIN: "2",

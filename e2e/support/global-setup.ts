@@ -3,6 +3,7 @@ import path from "node:path";
 import { ensureWebBuild } from "@switchboard/cli/build";
 import { startService } from "@switchboard/cli/service";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
+import { E2E_SERVICE_ENV } from "./service-env";
 
 /**
  * Boots the whole service once for the run, as `npm start` would, on a fresh migrated database
@@ -21,8 +22,7 @@ export default async function globalSetup() {
     databaseUrl: database.url,
     port: Number(process.env.E2E_PORT),
     wsPort: Number(process.env.E2E_WS_PORT),
-    // Webhook specs deliver to a receiver in the test process, on loopback.
-    env: { WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" },
+    env: E2E_SERVICE_ENV,
     output: log,
   });
   process.env.E2E_DATABASE_URL = database.url;
