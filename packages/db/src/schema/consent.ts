@@ -20,15 +20,20 @@ export const agentContacts = pgTable(
     agentId: text()
       .notNull()
       .references(() => agents.id, { onDelete: "cascade" }),
-    /** Their 1:1 conversation; kept across remove/re-add so history stays in one place. */
-    conversationId: text()
-      .notNull()
-      .references(() => conversations.id, { onDelete: "cascade" }),
+    /**
+     * Their 1:1 conversation, made when the person first adds the agent and kept across
+     * remove/re-add so history stays in one place; null while they never added it (a block or
+     * reply-only setting alone makes no conversation the agent could see).
+     */
+    conversationId: text().references(() => conversations.id, { onDelete: "cascade" }),
     addedAt: timestamp({ withTimezone: true }),
     grantedScopes: text().array().notNull().default(sql`'{}'::text[]`),
     initiation: initiation().notNull().default("any"),
     blockedAt: timestamp({ withTimezone: true }),
-    /** The person's last message to the agent (chat or email); opens the 24 h reply window. */
+    /**
+     * The person's last message to the agent in their 1:1 chat; opens the 24 h reply window
+     * (an email reply's window also opens from their last email in that thread).
+     */
     lastInboundAt: timestamp({ withTimezone: true }),
     /** Create skills the person lets this agent run without a card (issue: proposals). */
     autoExecuteSkills: text().array().notNull().default(sql`'{}'::text[]`),

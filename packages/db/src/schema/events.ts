@@ -14,6 +14,13 @@ export const events = pgTable(
     seq: bigint({ mode: "number" }).primaryKey().default(sql`nextval('events_seq')`),
     id: text().notNull().unique(),
     agentId: text().notNull(),
+    /**
+     * The person the event is about (sender, adder, record owner), or null. Payloads are stored
+     * whole; what the agent sees of them is decided when events are read, by this person's
+     * standing with the agent at that moment (core/events/event-visibility.ts). No foreign key:
+     * an event about a person who is gone stays, and reads as nothing granted.
+     */
+    personId: text(),
     type: text().notNull(),
     ts: timestamp({ withTimezone: true }).notNull(),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),

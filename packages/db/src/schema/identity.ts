@@ -32,6 +32,23 @@ export const users = pgTable(
   (t) => [uniqueIndex("users_email_key").on(t.email).where(sql`${t.email} is not null`)],
 );
 
+/**
+ * Console sessions (stateless JWTs) ended by signing out before they expire: a cookie saved
+ * before the sign-out no longer works. Kept until the session would have expired anyway.
+ */
+export const endedSessions = pgTable(
+  "ended_sessions",
+  {
+    /** The session's `sid` claim. */
+    id: text().primaryKey(),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [index("ended_sessions_expires_idx").on(t.expiresAt)],
+);
+
 /** The agent half of an agent's account. `id` is the agent's user id. */
 export const agents = pgTable(
   "agents",

@@ -43,6 +43,23 @@ export const agentDailyUsage = pgTable(
 );
 
 /**
+ * Refused sends per agent, UTC day and code (`not_a_contact`, `scope_not_granted`,
+ * `reply_window_closed`, `blocked`): the owner's dashboard charts them. The daily total stays in
+ * `agent_daily_usage.refused`, which the ceiling is checked against.
+ */
+export const agentDailyRefusals = pgTable(
+  "agent_daily_refusals",
+  {
+    agentId: text().notNull(),
+    /** The UTC day, as YYYY-MM-DD. */
+    day: text().notNull(),
+    code: text().notNull(),
+    count: integer().notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.agentId, t.day, t.code] })],
+);
+
+/**
  * Open WebSocket stream connections, so the per-agent cap holds across worker processes. A
  * lease is renewed by its connection's heartbeat and ends by itself if the process dies.
  */

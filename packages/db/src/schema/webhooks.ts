@@ -3,6 +3,7 @@ import {
   bigserial,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   text,
@@ -29,8 +30,6 @@ export const webhooks = pgTable("webhooks", {
   lastSuccessAt: timestamp({ withTimezone: true }),
   lastFailureAt: timestamp({ withTimezone: true }),
   lastError: text(),
-  /** Events up to this seq predate the webhook and are never delivered to it. */
-  sinceSeq: bigint({ mode: "number" }).notNull(),
   createdAt: timestamp({ withTimezone: true }).notNull(),
   updatedAt: timestamp({ withTimezone: true }).notNull(),
 });
@@ -54,6 +53,10 @@ export const webhookDeliveries = pgTable(
     httpStatus: integer(),
     latencyMs: integer(),
     error: text(),
+    /** When the latest attempt started, the headers it sent, and the start of the answer. */
+    attemptedAt: timestamp({ withTimezone: true }),
+    requestHeaders: jsonb().$type<Record<string, string>>(),
+    responseExcerpt: text(),
     nextAttemptAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     updatedAt: timestamp({ withTimezone: true }).notNull(),

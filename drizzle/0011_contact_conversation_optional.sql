@@ -1,0 +1,1 @@
+ALTER TABLE "agent_contacts" ALTER COLUMN "conversation_id" DROP NOT NULL;
