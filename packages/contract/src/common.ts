@@ -31,3 +31,15 @@ export const HttpsUrl = z
 
 /** Text on one line: no line breaks or other control characters. */
 export const oneLine = (value: string) => !/[\u0000-\u001f\u007f]/.test(value);
+
+/** A non-negative whole number in a query string (no blanks, signs, exponents or fractions). */
+export const QueryInt = z
+  .string()
+  .regex(/^\d{1,15}$/, "must be a whole number")
+  .transform(Number);
+
+/** A non-negative decimal number in a query string. */
+export const QueryNumber = z
+  .string()
+  .regex(/^\d{1,9}(\.\d{1,6})?$/, "must be a number of seconds")
+  .transform(Number);

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { AgentAction, AgentPlatformSkill } from "./actions";
-import { DateTime } from "./common";
-import { QueryInt } from "./events";
+import { DateTime, QueryInt } from "./common";
 import { AgentMessage, AgentMessageFields, checkMediaGroups } from "./messages";
 import { AgentScope } from "./scopes";
 import { AgentUser, RequestPrivacy } from "./users";
@@ -51,10 +50,6 @@ export const AgentTypingRequest = z.strictObject({ typing: z.boolean().optional(
 export type AgentTypingRequest = z.infer<typeof AgentTypingRequest>;
 
 export const OkResponse = z.object({ ok: z.literal(true) });
-
-/** `contact.added`: a person added the agent; `scopes` is their consent grant. */
-export const ContactAddedPayload = z.object({ user: AgentUser, scopes: z.array(AgentScope) });
-export type ContactAddedPayload = z.infer<typeof ContactAddedPayload>;
 
 // ---- What a person's apps (console, CLI) show of their chats with agents. ----
 

@@ -33,6 +33,20 @@ export const errorStatus = {
   conflict: 409,
   too_many_pending: 409,
   payload_too_large: 413,
+  /** The request's header block is over the server's limit (answered before any route runs). */
+  headers_too_large: 431,
+  /** Not an HTTP request the server can read: a broken request line, header or framing. */
+  malformed_request: 400,
+  /** An image or video URL's media is over 10 MB. */
+  media_too_large: 413,
+  /** An image or video URL's content is not an image or video of an accepted format. */
+  unsupported_media: 415,
+  /** An image or video URL could not be fetched (refused address, no answer, not 2xx). */
+  media_fetch_failed: 422,
+  /** A `Range` that lies past the end of the stored bytes. */
+  range_not_satisfiable: 416,
+  /** Storing the media would pass the agent's or its owner's storage quota. */
+  storage_quota_exceeded: 413,
   rate_limited: 429,
   conversation_rate_limited: 429,
   /** A stream connection already has its 3 replies open. */

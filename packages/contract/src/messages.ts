@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { DateTime, Num, oneLine } from "./common";
-import { AgentScope } from "./scopes";
-import { AgentUser } from "./users";
 
 export const messageTypes = [
   "text",
@@ -302,29 +300,3 @@ export const Reaction = z.object({ messageId: z.string(), emoji: z.string(), cre
 export type Reaction = z.infer<typeof Reaction>;
 
 export const AgentReactionResponse = z.object({ reaction: Reaction });
-
-/** `accessDenied` of a masked event: the scope withheld and why. */
-export const AccessDenied = z.object({ scope: AgentScope, message: z.string() });
-export type AccessDenied = z.infer<typeof AccessDenied>;
-
-/**
- * `message.received`. Without the sender's `messages:read`, `message` is null and
- * `accessDenied` says why; a voice note carries `message.audio`, never its transcript.
- */
-export const MessageReceivedPayload = z.object({
-  conversationId: z.string(),
-  from: AgentUser,
-  message: AgentMessage.nullable(),
-  accessDenied: AccessDenied.optional(),
-});
-export type MessageReceivedPayload = z.infer<typeof MessageReceivedPayload>;
-
-/** `message.transcript`: always after its `message.received`; masked likewise. */
-export const MessageTranscriptPayload = z.object({
-  conversationId: z.string(),
-  messageId: z.string(),
-  from: AgentUser,
-  transcript: z.string().nullable(),
-  accessDenied: AccessDenied.optional(),
-});
-export type MessageTranscriptPayload = z.infer<typeof MessageTranscriptPayload>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ApiErrorBody } from "./errors";
 import { AgentEvent } from "./events";
+import { AgentMessage } from "./messages";
 
 /** Frames of the real-time stream (`{ws_url}/ws/agent/v1/stream`); `type` names the frame. */
 
@@ -69,7 +70,7 @@ export const ServerFrame = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("reply.ended"),
     streamId: StreamId,
-    message: z.record(z.string(), z.unknown()),
+    message: AgentMessage,
   }),
   z.object({ type: z.literal("error"), streamId: StreamId.optional(), error: ApiErrorBody }),
 ]);
