@@ -35,6 +35,10 @@ export const ConfigSchema = z.object({
   WS_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
   /** Signs console sessions. When unset, the service keeps one in the database. */
   AUTH_SECRET: z.string().min(32).optional(),
+  /** When set, `/metrics` (web and worker) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(1).optional(),
+  /** Seals webhook signing secrets at rest (AES-256-GCM). When unset, the database keeps one. */
+  SECRETS_KEY: z.string().min(32).optional(),
 
   LIMIT_REQUESTS_PER_MIN: positive(300),
   LIMIT_MESSAGES_PER_MIN: positive(60),
@@ -44,8 +48,22 @@ export const ConfigSchema = z.object({
   LIMIT_DAILY_REFUSED: positive(100),
   LIMIT_PENDING_PROPOSALS: positive(10),
   LIMIT_DEV_MESSAGES_PER_MIN: positive(30),
-  /** Console sign-in attempts per email per 15 minutes (password guessing). */
+  /** Console sign-in attempts per email per 15 minutes (password guessing); sign-ups too. */
   LIMIT_SIGNIN_ATTEMPTS: positive(10),
+  /** Media bytes one agent may keep stored (its uploads, voice notes, synthesized speech). */
+  LIMIT_MEDIA_BYTES_PER_AGENT: positive(1024 ** 3),
+  /** Media bytes an owner account and all its agents may keep stored together. */
+  LIMIT_MEDIA_BYTES_PER_OWNER: positive(5 * 1024 ** 3),
+  /** Console sign-in attempts per client network per 15 minutes (trying many accounts). */
+  LIMIT_SIGNIN_ATTEMPTS_PER_IP: positive(100),
+  /** Console sign-ups per client network per hour. */
+  LIMIT_SIGNUPS_PER_IP: positive(20),
+  /**
+   * Proxies in front of the web app that append the address they got a request from to
+   * X-Forwarded-For; the client is that many hops back. 0: clients connect directly and the
+   * header is ignored (anyone can send one).
+   */
+  TRUST_PROXY_HOPS: count(0),
   LONGPOLL_MAX_WAIT_S: count(25),
   LONGPOLL_MAX_PARKED: positive(5),
 
@@ -53,6 +71,11 @@ export const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_MS: positive(10_000),
   WEBHOOK_DISABLE_AFTER: positive(25),
   WEBHOOK_ALLOW_INSECURE_HOSTS: list,
+
+  /** Image and video URLs of agent sends are fetched once, at send time, within this. */
+  MEDIA_FETCH_TIMEOUT_MS: positive(10_000),
+  /** Development only: hosts whose media may be fetched over http and from private addresses. */
+  MEDIA_ALLOW_INSECURE_HOSTS: list,
 
   STREAM_MAX_CONNECTIONS: positive(3),
   STREAM_FRAMES_PER_MIN: positive(120),
@@ -62,10 +85,28 @@ export const ConfigSchema = z.object({
   STREAM_REPLY_IDLE_S: positive(60),
   /** How often the server pings each stream connection, renews its lease and re-checks its token. */
   STREAM_HEARTBEAT_S: positive(30),
-  /** A job locked this long belongs to a worker that died (ours finish within seconds). */
+  /** Days events are kept (0: forever, the default; agents may replay from seq 0). */
+  EVENT_RETENTION_DAYS: count(0),
+  /** Days finished webhook delivery records are kept (0: forever, the default). */
+  DELIVERY_RETENTION_DAYS: count(0),
+  /** How long a worker's SIGTERM shutdown may take (streams closed, running jobs finished). */
+  SHUTDOWN_TIMEOUT_MS: positive(10_000),
+  /** Unsent bytes a stream connection may hold before it stops reading events for that client. */
+  STREAM_SEND_BUFFER_BYTES: positive(1024 * 1024),
+  /** A job worker silent this long (no heartbeat) is dead: its job locks are released. */
   JOB_LOCK_STALE_S: positive(300),
+  /**
+   * Jobs one worker process runs at once (webhook deliveries of different agents, timers). One
+   * agent's deliveries still run one at a time, in order.
+   */
+  JOB_CONCURRENCY: positive(10),
 
+  /** Speech for `tts` voice sends; unset: espeak-ng when it is on PATH (see voice/). */
   TTS_COMMAND: z.string().optional(),
+  /** Synthesis (and encoding to Opus) must finish within this, else `502 tts_failed`. */
+  TTS_TIMEOUT_MS: positive(15_000),
+  /** Where espeak-ng and ffmpeg are looked for: the process's own PATH unless given. */
+  PATH: z.string().default(process.env.PATH ?? ""),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

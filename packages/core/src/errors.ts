@@ -28,7 +28,7 @@ export const notFound = (what: string) => new CoreError("not_found", `${what} no
  * Parses input that did not come through a wire adapter's own parse (CLI flags, console forms),
  * turning zod's complaint into the same `validation_error` the REST API answers.
  */
-export function parseInput<T>(schema: z.ZodType<T>, value: unknown, path = ""): T {
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, path = ""): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = toErrorIssues(parsed.error).map((issue) => ({

@@ -1,68 +1,193 @@
-export * from "./actions/action-shape";
-export * from "./actions/decide-action";
-export * from "./actions/list-actions";
-export * from "./actions/propose-action";
-export * from "./clock";
-export * from "./config";
-export * from "./consent/access";
-export * from "./consent/agent-settings";
-export * from "./consent/contact-standing";
-export * from "./consent/contacts";
-export * from "./deps";
-export * from "./errors";
-export * from "./events/append-event";
-export * from "./events/notifier";
-export * from "./events/poll-events";
-export * from "./events/read-events";
-export * from "./health";
-export * from "./identity/agent-tokens";
-export * from "./identity/agents";
-export * from "./identity/credentials";
-export * from "./identity/developer-keys";
-export * from "./identity/users";
-export * from "./ids";
-export * from "./jobs/enqueue-job";
-export * from "./limits/charge-send";
-export * from "./limits/cleanup";
-export * from "./limits/leases";
-export * from "./limits/rate-limit";
-export * from "./messaging/add-reaction";
-export * from "./messaging/compose-message";
-export * from "./messaging/conversation-marks";
-export * from "./messaging/conversations";
-export * from "./messaging/get-message-audio";
-export * from "./messaging/get-person-message-media";
-export * from "./messaging/list-agent-conversations";
-export * from "./messaging/list-agent-messages";
-export * from "./messaging/list-person-conversations";
-export * from "./messaging/list-person-messages";
-export * from "./messaging/mark-conversation-read";
-export * from "./messaging/mark-read-by-person";
-export * from "./messaging/message-events";
-export * from "./messaging/person-chat";
-export * from "./messaging/prepare-message";
-export * from "./messaging/react-as-person";
-export * from "./messaging/remove-reaction";
-export * from "./messaging/self-chat";
-export * from "./messaging/send-agent-message";
-export * from "./messaging/send-person-message";
-export * from "./messaging/set-agent-typing";
-export * from "./messaging/set-message-transcript";
-export * from "./messaging/set-person-typing";
-export * from "./messaging/streamed-replies";
-export * from "./messaging/synthesize-speech";
-export * from "./objects/byte-range";
-export * from "./objects/object-store";
-export * from "./objects/prepare-media";
-export * from "./objects/sniff-media";
-export * from "./objects/store-media";
-export * from "./records/agent-records";
-export * from "./records/apply-skill";
-export * from "./records/due-timers";
-export * from "./records/fire-record-due";
-export * from "./records/person-records";
-export * from "./records/projections";
-export * from "./settings";
-export * from "./webhooks/address-policy";
-export * from "./webhooks/deliver-webhook";
-export * from "./webhooks/webhook-config";
+/**
+ * Core's public face: the operations adapters call (REST routes, tRPC procedures, stream frames,
+ * jobs, CLI commands), and the few setup pieces they need. Transaction-level helpers
+ * (`insertMessage`, `appendEvents`, `chargeSend`, `lockStanding`, …) stay inside core; wire
+ * shapes come from `@switchboard/contract`; tests reach internals through `./testing`.
+ */
+
+// Actions (proposals and their decisions)
+export { type Decision, decideAction, expireAction } from "./actions/decide-action";
+export { getAgentAction, listAgentActions, setAutoExecute } from "./actions/list-actions";
+export { proposeAction } from "./actions/propose-action";
+// Calls
+export { endCall } from "./calls/end-call";
+export { listPersonCalls } from "./calls/person-calls";
+// Setup
+export { type Clock, ManualClock, systemClock } from "./clock";
+export { type Config, ConfigError, ConfigSchema, loadConfig } from "./config";
+// Consent
+export { blockAgent, setInitiation, unblockAgent } from "./consent/agent-settings";
+export {
+  addContact,
+  addUserContact,
+  getConsentCard,
+  removeContact,
+  setGrant,
+} from "./consent/contacts";
+export { type CoreDeps, createDeps } from "./deps";
+// Email
+export { getAgentEmailThread } from "./email/get-agent-email-thread";
+export { listAgentEmails } from "./email/list-agent-emails";
+export {
+  getPersonEmailThread,
+  listPersonEmailThreads,
+  markEmailThreadReadByPerson,
+} from "./email/person-inbox";
+export { replyAgentEmail } from "./email/reply-agent-email";
+export { sendAgentEmail } from "./email/send-agent-email";
+export { sendPersonEmail } from "./email/send-person-email";
+export { CoreError, type CoreErrorDetails, notFound, parseInput } from "./errors";
+// Events
+export { pollEvents } from "./events/poll-events";
+export { latestSeq, readEvents } from "./events/read-events";
+// Feed
+export { deleteAgentPost, getAgentPost, listAgentPosts } from "./feed/agent-posts";
+export { createPost } from "./feed/create-post";
+export {
+  commentOnPost,
+  deletePostComment,
+  listPersonFeed,
+  listPostComments,
+  setPostLike,
+  setPostRepost,
+} from "./feed/person-feed";
+export { checkHealth, checkReadiness } from "./health";
+export { type AgentOverview, listAgentOverviews } from "./identity/agent-overviews";
+// Identity
+export {
+  type AgentPrincipal,
+  assertAgentActive,
+  authenticateAgent,
+  authorizeAgentRequest,
+  listAgentTokens,
+  mintAgentToken,
+  revokeAgentToken,
+} from "./identity/agent-tokens";
+export {
+  type CreateAgentInput,
+  createAgent,
+  findAgent,
+  getAgentMe,
+  getOwnedAgent,
+  listOwnedAgents,
+  pauseAgent,
+  resumeAgent,
+  updateAgentMe,
+} from "./identity/agents";
+export {
+  assertSessionStanding,
+  consoleSessionStanding,
+  endConsoleSession,
+  newConsoleSessionId,
+  type SessionStanding,
+} from "./identity/console-sessions";
+export { type Credential, parseAuthorization } from "./identity/credentials";
+export { type ChatAgentProfile, describeChatAgent } from "./identity/describe-chat-agent";
+export {
+  authenticateDeveloper,
+  createDeveloperKey,
+  type DeveloperPrincipal,
+  getDevMe,
+  listDeveloperKeys,
+  revokeDeveloperKey,
+} from "./identity/developer-keys";
+export {
+  assertSessionUserActive,
+  type CreateUserInput,
+  createUser,
+  findUser,
+  getUser,
+  setUserSuspended,
+  signUpPerson,
+  verifyCredentials,
+} from "./identity/users";
+export { type InstanceStatus, instanceStatus } from "./instance-status";
+// Jobs and limits (the worker's runner and the request pipeline)
+export { type JobName, type JobPayload, jobNames, jobPayloads } from "./jobs/enqueue-job";
+export { type JobQueueDepth, readJobQueue } from "./jobs/job-queue";
+export { forgetWorkers, heartbeatWorkers, unlockStaleJobs } from "./jobs/stale-workers";
+export { type AgentDay, getAgentHistory } from "./limits/agent-history";
+export { getAgentUsage } from "./limits/charge-send";
+export { cleanupExpired } from "./limits/cleanup";
+export { acquireLease, type Lease } from "./limits/leases";
+export type { RateState } from "./limits/rate-limit";
+export { captureLogs, log, withLogContext } from "./log";
+// Messaging
+export { addReaction } from "./messaging/add-reaction";
+export { getMessageAudio, type MessageAudio } from "./messaging/get-message-audio";
+export { getPersonMessageMedia } from "./messaging/get-person-message-media";
+export { listAgentConversations } from "./messaging/list-agent-conversations";
+export { listAgentMessages } from "./messaging/list-agent-messages";
+export { listPersonConversations } from "./messaging/list-person-conversations";
+export { listPersonMessages } from "./messaging/list-person-messages";
+export { markConversationRead } from "./messaging/mark-conversation-read";
+export { markReadByPerson } from "./messaging/mark-read-by-person";
+export { reactAsPerson, unreactAsPerson } from "./messaging/react-as-person";
+export { removeReaction } from "./messaging/remove-reaction";
+export { listSelfMessages, postSelfMessage } from "./messaging/self-chat";
+export { sendAgentMessage } from "./messaging/send-agent-message";
+export { sendPersonMessage } from "./messaging/send-person-message";
+export { setAgentTyping } from "./messaging/set-agent-typing";
+export { setMessageTranscript } from "./messaging/set-message-transcript";
+export { setPersonTyping } from "./messaging/set-person-typing";
+export {
+  abortStreamedReply,
+  appendReplyDelta,
+  endAbandonedReplies,
+  endStreamedReply,
+  type OpenReply,
+  readOpenReplies,
+  startStreamedReply,
+} from "./messaging/streamed-replies";
+export { metrics, metricsAllowed, metricsText, registerDatabaseMetrics } from "./metrics";
+// Objects (serving stored media by Range)
+export { type ByteRange, parseByteRange } from "./objects/byte-range";
+export type { MediaKind } from "./objects/prepare-media";
+export { sniffAudio, sniffImage, sniffVideo } from "./objects/sniff-media";
+// Records
+export { listRecordsForAgent } from "./records/agent-records";
+export { type ActionTarget, describeActionTargets } from "./records/describe-action-target";
+export { fireRecordDue, type RecordDueJob } from "./records/fire-record-due";
+export {
+  archiveOwnRecord,
+  completeOwnRecord,
+  createRecord,
+  deleteOwnRecord,
+  getOwnRecord,
+  listOwnRecords,
+  updateOwnRecord,
+} from "./records/person-records";
+export { ensureAuthSecret } from "./settings";
+export { beginDrain, drainSignal, isDraining } from "./shutdown";
+
+// Voice
+export { type SpeechSetup, speechSetup } from "./voice/speech-engine";
+
+// Webhooks
+export {
+  type DeliveryOutcome,
+  deliverWebhook,
+  deliveryRequest,
+  drainWebhook,
+} from "./webhooks/deliver-webhook";
+export {
+  getWebhookDeliveryDetail,
+  type WebhookDeliveryDetail,
+} from "./webhooks/describe-delivery";
+export { explainDeliveryError } from "./webhooks/explain-delivery-error";
+export { retryWebhookDelivery } from "./webhooks/retry-delivery";
+export {
+  sendWebhookTestEvent,
+  TEST_EVENT_TYPE,
+  type WebhookTestResult,
+} from "./webhooks/send-test-event";
+export {
+  agentSigningSecrets,
+  deleteWebhook,
+  getWebhook,
+  listWebhookDeliveries,
+  putWebhook,
+  resumeWebhook,
+  rotateWebhookSecret,
+  sealStoredWebhookSecrets,
+} from "./webhooks/webhook-config";

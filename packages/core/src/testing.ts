@@ -1,10 +1,30 @@
 import { createDb } from "@switchboard/db";
 import { createTestDatabase, dropDatabase } from "@switchboard/db/testing";
-import { inject } from "vitest";
 import { type Clock, ManualClock } from "./clock";
 import { type Config, loadConfig } from "./config";
 import type { CoreDeps } from "./deps";
+import { CoreError } from "./errors";
 import { Notifier } from "./events/notifier";
+
+/**
+ * Internals that tests and tools reach past the operations with: writing events directly,
+ * queueing jobs, ids, the object store.
+ */
+export { appendEvents } from "./events/append-event";
+export { newId } from "./ids";
+export { enqueueJob } from "./jobs/enqueue-job";
+export { utcDay } from "./limits/charge-send";
+export { objectIdFromPath, postgresObjectStore } from "./objects/object-store";
+
+/**
+ * Per-minute limits count in fixed UTC-minute windows (decision 0005); a test that must see one
+ * window whole waits out the last few seconds of a minute first.
+ */
+export async function awayFromMinuteBoundary(needMs = 5000): Promise<void> {
+  const intoMinute = Date.now() % 60_000;
+  if (60_000 - intoMinute < needMs)
+    await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
+}
 
 /**
  * Core deps over a fresh migrated database for one test file, with a manual clock and config
@@ -18,6 +38,9 @@ export async function createTestDeps(
   config: Config;
   close(): Promise<void>;
 }> {
+  // Loaded here, not at the top: tools outside vitest (e2e fixtures, benchmarks) import this
+  // module for the internals below.
+  const { inject } = await import("vitest");
   const server = inject("testDatabase");
   const database = await createTestDatabase(server);
   const config = loadConfig({ ...options.env, DATABASE_URL: database.url });
@@ -32,4 +55,23 @@ export async function createTestDeps(
       await dropDatabase(server.adminUrl, database.name);
     },
   };
+}
+
+/** Any valid event, tagged so a test can tell its events apart. */
+export { eventTag, taggedEvent } from "@switchboard/contract";
+
+/** The CoreError a call fails with, or null when it succeeds; anything else is rethrown. */
+export async function coreFailure(promise: Promise<unknown>): Promise<CoreError | null> {
+  try {
+    await promise;
+    return null;
+  } catch (error) {
+    if (error instanceof CoreError) return error;
+    throw error;
+  }
+}
+
+/** "ok" when the call succeeds, else the code of the CoreError it refused with (others rethrow). */
+export async function codeOf(call: Promise<unknown>): Promise<string> {
+  return (await coreFailure(call))?.code ?? "ok";
 }

@@ -1,4 +1,8 @@
-import type { AgentAction, AgentActionExecution, AgentPlatformSkill } from "@switchboard/contract";
+import {
+  type AgentAction,
+  type AgentActionExecution,
+  AgentPlatformSkill,
+} from "@switchboard/contract";
 import type { schema } from "@switchboard/db";
 
 export type ActionRow = typeof schema.actions.$inferSelect;
@@ -17,7 +21,12 @@ export function toAgentAction(row: ActionRow): AgentAction {
     expiresAt: row.expiresAt.toISOString(),
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
-    skill: (row.skill as AgentPlatformSkill | null) ?? null,
+    skill: skillOf(row),
     execution: (row.execution as AgentActionExecution | null) ?? null,
   };
+}
+
+/** The platform skill a stored proposal runs (the column is plain text), or null for a custom one. */
+export function skillOf(row: Pick<ActionRow, "skill">): AgentPlatformSkill | null {
+  return row.skill === null ? null : AgentPlatformSkill.parse(row.skill);
 }

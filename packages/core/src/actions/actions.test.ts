@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact } from "../consent/contacts";
+import { addContact, removeContact } from "../consent/contacts";
 import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
@@ -97,6 +97,17 @@ describe("proposing", () => {
     expect(await failure(propose({ kind: "b" }))).toBe("ok");
     expect(await failure(propose({ kind: "c" }))).toBe("too_many_pending");
   });
+
+  it("holds the pending limit under concurrent proposals", async () => {
+    const { propose, agent, conversationId } = await setup();
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => failure(propose({ kind: `race.${i}` }))),
+    );
+    expect(outcomes.filter((o) => o === "ok")).toHaveLength(2);
+    expect(outcomes.filter((o) => o === "too_many_pending")).toHaveLength(6);
+    const pending = await listAgentActions(t.deps, agent.id, { limit: 50, state: "pending" });
+    expect(pending.filter((a) => a.conversationId === conversationId)).toHaveLength(2);
+  });
 });
 
 describe("deciding", () => {
@@ -144,6 +155,30 @@ describe("deciding", () => {
     const seen = await events();
     expect(seen.map((e) => e.type)).toEqual(["action.approved", "action.rejected"]);
     expect(seen[0]?.payload).toEqual({ conversationId: action.conversationId, action: approved });
+  });
+
+  it("rejects the pending proposals of an agent the person removes; none is approvable after", async () => {
+    const { propose, person, agent, events } = await setup();
+    const { action: decided } = await propose({ kind: "pay.invoice", payload: {} });
+    await decideAction(t.deps, { userRef: person.id, actionId: decided.id, approve: false });
+    const { action: pending } = await propose({ kind: "pay.invoice", payload: { amount: 3 } });
+    await removeContact(t.deps, person.id, agent.id);
+    expect(
+      await failure(
+        decideAction(t.deps, { userRef: person.id, actionId: pending.id, approve: true }),
+      ),
+    ).toBe("conflict");
+    expect(await getAgentAction(t.deps, agent.id, pending.id)).toMatchObject({
+      state: "rejected",
+      resolvedAt: expect.any(String),
+    });
+    const seen = await events();
+    expect(seen.map((e) => [e.type, (e.payload as { action: { id: string } }).action.id])).toEqual([
+      ["action.rejected", decided.id],
+      ["action.rejected", pending.id],
+    ]);
+    // Its expiry timer finds it decided.
+    expect(await expireAction(t.deps, pending.id)).toBe("decided");
   });
 
   it("expires undecided proposals at expiresAt; a late decision loses to the expiry", async () => {

@@ -1,13 +1,13 @@
 import type { AgentAction } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { cancelJob, enqueueJob } from "../jobs/enqueue-job";
-import { type ActionRow, toAgentAction } from "./action-shape";
+import { type ActionRow, skillOf, toAgentAction } from "./action-shape";
 import { checkCustomPayload, checkSkillPayload, runSkill } from "./run-skill";
 
 const { actions } = schema;
@@ -52,24 +52,14 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
     }
     let editedPayload: Record<string, unknown> | null = null;
     let execution = null;
+    const skill = skillOf(row);
     if (decision.approve) {
       if (decision.editedPayload !== undefined)
-        editedPayload = row.skill
-          ? (checkSkillPayload(
-              row.skill as never,
-              decision.editedPayload,
-              "editedPayload",
-            ) as Record<string, unknown>)
+        editedPayload = skill
+          ? checkSkillPayload(skill, decision.editedPayload, "editedPayload")
           : checkCustomPayload(decision.editedPayload, "editedPayload");
-      if (row.skill)
-        execution = await runSkill(
-          tx,
-          user.id,
-          row.skill as never,
-          editedPayload ?? row.payload,
-          now,
-          false,
-        );
+      if (skill)
+        execution = await runSkill(tx, user.id, skill, editedPayload ?? row.payload, now, false);
     }
     const [updated] = await tx
       .update(actions)
@@ -87,6 +77,7 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
     await appendEvents(tx, now, [
       {
         agentId: row.agentId,
+        personId: row.userId,
         type: decision.approve ? "action.approved" : "action.rejected",
         payload: { conversationId: row.conversationId, action },
       },
@@ -107,10 +98,42 @@ async function expireLocked(tx: Tx, row: ActionRow, now: Date) {
   await appendEvents(tx, now, [
     {
       agentId: row.agentId,
+      personId: row.userId,
       type: "action.expired",
       payload: { conversationId: row.conversationId, action: toAgentAction(updated as ActionRow) },
     },
   ]);
+}
+
+/**
+ * A person who removes an agent has said no to what it still asks of them: its pending proposals
+ * to them are rejected with the removal (inside its transaction), and the agent hears
+ * `action.rejected` for each. Their expiry timers find them decided and do nothing.
+ */
+export async function rejectPendingProposals(
+  tx: Tx,
+  agentId: string,
+  userId: string,
+  now: Date,
+): Promise<void> {
+  const rejected = await tx
+    .update(actions)
+    .set({ state: "rejected", resolvedAt: now })
+    .where(
+      and(eq(actions.agentId, agentId), eq(actions.userId, userId), eq(actions.state, "pending")),
+    )
+    .returning();
+  if (rejected.length === 0) return;
+  await appendEvents(
+    tx,
+    now,
+    rejected.map((row) => ({
+      agentId,
+      personId: userId,
+      type: "action.rejected" as const,
+      payload: { conversationId: row.conversationId, action: toAgentAction(row as ActionRow) },
+    })),
+  );
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   type AgentListActionsQuery,
   type AgentPlatformSkill,
   createSkills,
+  skillScope,
 } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq } from "drizzle-orm";
@@ -50,7 +51,13 @@ export async function getAgentAction(
   return toAgentAction(row);
 }
 
-/** A person lets an agent run one create skill without asking (or stops it). */
+/**
+ * A person lets an agent run one create skill without asking (or stops it). Only the four
+ * create skills can (`validation_error` otherwise), and only while the agent requests the
+ * skill's `:write` scope and the person grants it (`scope_not_granted` with `scope`). The
+ * person's row is read and changed under a row lock in one transaction, so two changes at once
+ * cannot lose one another.
+ */
 export async function setAutoExecute(
   deps: CoreDeps,
   userRef: string,
@@ -66,17 +73,32 @@ export async function setAutoExecute(
         issues: [{ path: "skill", message: "not a create skill" }],
       },
     );
+  const createSkill = skill as AgentPlatformSkill;
+  const scope = skillScope(createSkill);
   const user = await findUser(deps, userRef);
   const agent = await findAgent(deps, agentRef);
-  const [row] = await deps.db
-    .select({ skills: agentContacts.autoExecuteSkills })
-    .from(agentContacts)
-    .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
-  if (!row) throw new CoreError("not_found", "Add the agent as a contact first");
-  const skills = new Set(row.skills as AgentPlatformSkill[]);
-  if (enabled) skills.add(skill as AgentPlatformSkill);
-  else skills.delete(skill as AgentPlatformSkill);
   await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({
+        skills: agentContacts.autoExecuteSkills,
+        granted: agentContacts.grantedScopes,
+        addedAt: agentContacts.addedAt,
+      })
+      .from(agentContacts)
+      .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)))
+      .for("update");
+    if (!row?.addedAt) throw new CoreError("not_found", "Add the agent as a contact first");
+    if (enabled && !agent.requestedScopes.includes(scope))
+      throw new CoreError("scope_not_granted", `This agent does not request ${scope}`, { scope });
+    if (enabled && !row.granted.includes(scope))
+      throw new CoreError(
+        "scope_not_granted",
+        `Grant ${scope} to this agent before letting it ${skill} without asking`,
+        { scope },
+      );
+    const skills = new Set(row.skills as AgentPlatformSkill[]);
+    if (enabled) skills.add(createSkill);
+    else skills.delete(createSkill);
     await tx
       .update(agentContacts)
       .set({ autoExecuteSkills: [...skills], updatedAt: deps.clock.now() })

@@ -46,13 +46,7 @@ export async function runSkill(
   now: Date,
   auto: boolean,
 ): Promise<AgentActionExecution> {
-  const outcome = await applySkill(
-    tx,
-    approverId,
-    skill,
-    checkSkillPayload(skill, payload) as never,
-    now,
-  );
+  const outcome = await applySkill(tx, approverId, skill, checkSkillPayload(skill, payload), now);
   return outcome.status === "succeeded"
     ? {
         status: "succeeded",

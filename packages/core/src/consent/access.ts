@@ -26,6 +26,12 @@ export interface AccessNeed {
   initiating?: boolean;
   /** With a message target: the agent's own message needs no consent at all (its voice notes). */
   ownMessageExempt?: boolean;
+  /**
+   * For an initiating call: when the person last wrote somewhere else that also opens their
+   * reply window for this call (their last email in a thread, for a reply in that thread). The
+   * window runs from the later of this and their last message in the 1:1 chat.
+   */
+  lastInboundAt?: Date | null;
 }
 
 /** The message a message target named (for the caller, so it need not read it again). */
@@ -66,7 +72,7 @@ const refusedSendCodes = new Set([
  * unknown too). A conversation the agent is not in, or one that is not 1:1, answers `forbidden`.
  * Then, in this order: `recipient_suspended`, `blocked`, `not_a_contact`, `scope_not_granted`
  * (with `details.scope`), and for initiating calls `reply_window_closed` (24 h after the
- * person's last message, by the injected clock). An initiating call refused for consent is
+ * person's last message in the chat, or `need.lastInboundAt`, by the injected clock). An initiating call refused for consent is
  * counted toward the agent's daily refused-send ceiling.
  */
 export async function checkAgentAccess(
@@ -79,7 +85,7 @@ export async function checkAgentAccess(
     return decide(deps, need, await readStanding(deps, agentId, target));
   } catch (error) {
     if (need.initiating && error instanceof CoreError && refusedSendCodes.has(error.code))
-      await recordRefusedSend(deps, agentId);
+      await recordRefusedSend(deps, agentId, error.code);
     throw error;
   }
 }
@@ -101,10 +107,34 @@ const messageColumns = {
 
 /** The single query: target → conversation → the other member → their standing with the agent. */
 async function readStanding(deps: CoreDeps, agentId: string, target: AccessTarget) {
+  // Only what the decision and the answer use: a user's public profile and suspension, the
+  // contact's standing (never a password hash or email riding along on every send).
   const columns = {
-    person: users,
-    contact: agentContacts,
-    agent: agentUser,
+    person: {
+      id: users.id,
+      num: users.num,
+      displayName: users.displayName,
+      avatarUrl: users.avatarUrl,
+      userType: users.userType,
+      suspendedAt: users.suspendedAt,
+    },
+    // Drizzle reads a left-joined object as absent when its first column is null: a key first.
+    contact: {
+      userId: agentContacts.userId,
+      conversationId: agentContacts.conversationId,
+      addedAt: agentContacts.addedAt,
+      grantedScopes: agentContacts.grantedScopes,
+      initiation: agentContacts.initiation,
+      blockedAt: agentContacts.blockedAt,
+      lastInboundAt: agentContacts.lastInboundAt,
+    },
+    agent: {
+      id: agentUser.id,
+      num: agentUser.num,
+      displayName: agentUser.displayName,
+      avatarUrl: agentUser.avatarUrl,
+      userType: agentUser.userType,
+    },
     conversationId: conversations.id,
     kind: conversations.kind,
     member: me.userId,
@@ -196,7 +226,10 @@ function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAcce
       scope: missing,
     });
   if (need.initiating && contact.initiation === "reply_only") {
-    const last = contact.lastInboundAt?.getTime() ?? Number.NEGATIVE_INFINITY;
+    const last = Math.max(
+      contact.lastInboundAt?.getTime() ?? Number.NEGATIVE_INFINITY,
+      need.lastInboundAt?.getTime() ?? Number.NEGATIVE_INFINITY,
+    );
     if (deps.clock.now().getTime() - last >= REPLY_WINDOW_MS)
       throw new CoreError(
         "reply_window_closed",

@@ -25,27 +25,41 @@ export function assertActive(user: { suspendedAt: Date | null }): void {
 }
 
 /**
- * The person's row for the agent, locked for this transaction; created on first use together
- * with their one 1:1 conversation.
+ * The person's row for the agent, locked for this transaction and created on first use. An add
+ * (`withConversation`) also makes their one 1:1 conversation; a setting alone (block,
+ * reply-only) does not, so an agent the person never added sees nothing of them.
  */
 export async function lockStanding(
   tx: Tx,
   userId: string,
   agentId: string,
   now: Date,
+  options: { withConversation: true },
+): Promise<ContactRow & { conversationId: string }>;
+export async function lockStanding(
+  tx: Tx,
+  userId: string,
+  agentId: string,
+  now: Date,
+): Promise<ContactRow>;
+export async function lockStanding(
+  tx: Tx,
+  userId: string,
+  agentId: string,
+  now: Date,
+  options: { withConversation?: boolean } = {},
 ): Promise<ContactRow> {
-  const conversationId = await ensureDirectConversation(tx, userId, agentId, now);
   await tx
     .insert(agentContacts)
-    .values({ userId, agentId, conversationId, createdAt: now, updatedAt: now })
+    .values({ userId, agentId, createdAt: now, updatedAt: now })
     .onConflictDoNothing();
-  const [row] = await tx
-    .select()
-    .from(agentContacts)
-    .where(and(eq(agentContacts.userId, userId), eq(agentContacts.agentId, agentId)))
-    .for("update");
+  const where = and(eq(agentContacts.userId, userId), eq(agentContacts.agentId, agentId));
+  const [row] = await tx.select().from(agentContacts).where(where).for("update");
   if (!row) throw new Error(`agent_contacts row ${userId}/${agentId} vanished`);
-  return row;
+  if (!options.withConversation || row.conversationId) return row;
+  const conversationId = await ensureDirectConversation(tx, userId, agentId, now);
+  await tx.update(agentContacts).set({ conversationId }).where(where);
+  return { ...row, conversationId };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { type AgentScope, type ConsentCard, inConsentOrder } from "@switchboard/contract";
-import { schema } from "@switchboard/db";
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { schema, type Tx } from "@switchboard/db";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import { rejectPendingProposals } from "../actions/decide-action";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { appendEvents } from "../events/append-event";
@@ -9,7 +10,7 @@ import { findAgent, type OwnedAgent } from "../identity/agents";
 import { toAgentUser } from "../identity/users";
 import { assertActive, checkGrant, findPerson, lockStanding } from "./contact-standing";
 
-const { agentContacts, userContacts } = schema;
+const { agentContacts, events, userContacts, webhookDeliveries } = schema;
 
 /** A person's contact list: adding an agent through its consent card, its grant, removing it. */
 
@@ -34,7 +35,7 @@ export async function addContact(
   await assertMayAdd(deps, user.id, agent);
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const standing = await lockStanding(tx, user.id, agent.id, now);
+    const standing = await lockStanding(tx, user.id, agent.id, now, { withConversation: true });
     await tx
       .update(agentContacts)
       .set({ addedAt: standing.addedAt ?? now, grantedScopes: scopes, updatedAt: now })
@@ -42,7 +43,12 @@ export async function addContact(
     await notifyTopics(tx, [`user:${user.id}`]);
     if (!standing.addedAt)
       await appendEvents(tx, now, [
-        { agentId: agent.id, type: "contact.added", payload: { user: toAgentUser(user), scopes } },
+        {
+          agentId: agent.id,
+          personId: user.id,
+          type: "contact.added",
+          payload: { user: toAgentUser(user), scopes },
+        },
       ]);
     return { conversationId: standing.conversationId, grantedScopes: scopes };
   });
@@ -139,9 +145,13 @@ export async function addUserContact(
 }
 
 /**
- * Removes the agent from the person's contacts: the grant and `addedAt` go, so every call
- * toward them is refused; the row (with block and initiation settings) and the conversation
- * with its history stay for a later re-add.
+ * Removes the agent from the person's contacts: the grant, `addedAt` and the create skills
+ * they let it auto-execute go, so every call toward them is refused, and their `contact.added`
+ * events leave the agent's log (the spec: "removed when the contact is removed") with any
+ * delivery still waiting for them. Events about them read as nothing granted from now on
+ * (event-visibility.ts). The row (with block and initiation settings, which only restrict) and
+ * the conversation with its history stay; a re-add is a fresh add with a new `contact.added`.
+ * Its proposals still pending are rejected with the removal.
  */
 export async function removeContact(
   deps: CoreDeps,
@@ -150,23 +160,36 @@ export async function removeContact(
 ): Promise<void> {
   const user = await findPerson(deps, userRef);
   const agent = await findAgent(deps, agentRef);
-  const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
-    const removed = await tx
-      .update(agentContacts)
-      .set({ addedAt: null, grantedScopes: [], updatedAt: now })
-      .where(
-        and(
-          eq(agentContacts.userId, user.id),
-          eq(agentContacts.agentId, agent.id),
-          isNotNull(agentContacts.addedAt),
-        ),
-      )
-      .returning({ userId: agentContacts.userId });
-    if (removed.length === 0)
-      throw new CoreError("not_found", "This agent is not in your contacts");
-    await notifyTopics(tx, [`user:${user.id}`]);
-  });
+  await changeAddedContact(
+    deps,
+    user.id,
+    agent.id,
+    { addedAt: null, grantedScopes: [], autoExecuteSkills: [] },
+    "This agent is not in your contacts",
+    async (tx) => {
+      await rejectPendingProposals(tx, agent.id, user.id, deps.clock.now());
+      const gone = await tx
+        .delete(events)
+        .where(
+          and(
+            eq(events.agentId, agent.id),
+            eq(events.personId, user.id),
+            eq(events.type, "contact.added"),
+          ),
+        )
+        .returning({ id: events.id });
+      if (gone.length > 0)
+        await tx.delete(webhookDeliveries).where(
+          and(
+            eq(webhookDeliveries.agentId, agent.id),
+            inArray(
+              webhookDeliveries.eventId,
+              gone.map((event) => event.id),
+            ),
+          ),
+        );
+    },
+  );
 }
 
 /**
@@ -183,22 +206,41 @@ export async function setGrant(
   assertActive(user);
   const agent = await findAgent(deps, agentRef);
   const scopes = checkGrant(grant, agent.requestedScopes);
-  const now = deps.clock.now();
+  await changeAddedContact(
+    deps,
+    user.id,
+    agent.id,
+    { grantedScopes: scopes },
+    "Add the agent to your contacts before granting scopes",
+  );
+  return { grantedScopes: scopes };
+}
+
+/** Changes the person's row for an agent that is in their contacts; `not_found` otherwise. */
+async function changeAddedContact(
+  deps: CoreDeps,
+  userId: string,
+  agentId: string,
+  change: Partial<
+    Pick<typeof agentContacts.$inferInsert, "addedAt" | "grantedScopes" | "autoExecuteSkills">
+  >,
+  notFound: string,
+  also?: (tx: Tx) => Promise<void>,
+): Promise<void> {
   await deps.db.transaction(async (tx) => {
-    const updated = await tx
+    const changed = await tx
       .update(agentContacts)
-      .set({ grantedScopes: scopes, updatedAt: now })
+      .set({ ...change, updatedAt: deps.clock.now() })
       .where(
         and(
-          eq(agentContacts.userId, user.id),
-          eq(agentContacts.agentId, agent.id),
+          eq(agentContacts.userId, userId),
+          eq(agentContacts.agentId, agentId),
           isNotNull(agentContacts.addedAt),
         ),
       )
       .returning({ userId: agentContacts.userId });
-    if (updated.length === 0)
-      throw new CoreError("not_found", "Add the agent to your contacts before granting scopes");
-    await notifyTopics(tx, [`user:${user.id}`]);
+    if (changed.length === 0) throw new CoreError("not_found", notFound);
+    await also?.(tx);
+    await notifyTopics(tx, [`user:${userId}`]);
   });
-  return { grantedScopes: scopes };
 }

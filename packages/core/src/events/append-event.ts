@@ -1,30 +1,33 @@
-import type { AgentEvent } from "@switchboard/contract";
+import { AgentEvent, eventIssues, type NewAgentEvent } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { newId } from "../ids";
-import { enqueueJob } from "../jobs/enqueue-job";
+import { metrics } from "../metrics";
+import { enqueueWebhookDrains } from "../webhooks/drain-jobs";
 import { notifyTopics } from "./notifier";
 
 const { events, webhookDeliveries, webhooks } = schema;
 
-export interface NewEvent {
-  agentId: string;
-  type: string;
-  payload: Record<string, unknown>;
-}
+/**
+ * An event to append: its agent, a type and payload of the event registry, and the person it is
+ * about. Their standing with the agent when the event is read decides what the agent sees of it
+ * (event-visibility.ts), so the payload is stored whole.
+ */
+export type NewEvent = NewAgentEvent & { personId?: string | null };
 
 /** Any key works as long as every process uses the same one. */
 const EVENT_LOG_LOCK = 0x5b0e7e;
 
+/** A stored event as logged (payload whole), checked against the event registry; agents see it through `toVisibleEvent`. */
 export function toAgentEvent(row: typeof events.$inferSelect): AgentEvent {
-  return {
+  return AgentEvent.parse({
     id: row.id,
     seq: row.seq,
     type: row.type,
     ts: row.ts.toISOString(),
     agentId: row.agentId,
     payload: row.payload,
-  };
+  });
 }
 
 /**
@@ -40,6 +43,10 @@ export async function appendEvents(
   newEvents: NewEvent[],
 ): Promise<AgentEvent[]> {
   if (newEvents.length === 0) return [];
+  for (const event of newEvents) {
+    const issues = eventIssues(event);
+    if (issues) throw new Error(`Refusing to append a ${event.type} event: ${issues}`);
+  }
   await tx.execute(sql`select pg_advisory_xact_lock(${EVENT_LOG_LOCK})`);
   const rows = await tx
     .insert(events)
@@ -47,6 +54,7 @@ export async function appendEvents(
       newEvents.map((event) => ({
         id: newId("evt"),
         agentId: event.agentId,
+        personId: event.personId ?? null,
         type: event.type,
         ts: now,
         payload: event.payload,
@@ -58,48 +66,34 @@ export async function appendEvents(
     newEvents.map((event) => `agent:${event.agentId}` as const),
   );
   await enqueueWebhookDeliveries(tx, now, rows);
+  for (const row of rows) metrics.eventsAppended.inc({ type: row.type });
   return rows.sort((a, b) => a.seq - b.seq).map(toAgentEvent);
 }
 
 /**
  * For agents with an active webhook: a delivery row and its job per event, committed with the
- * events themselves, so a crash anywhere loses no delivery. One statement for the rows; jobs
- * go to a queue per agent, so its deliveries keep their order and a slow receiver holds up only
- * its own agent.
+ * events themselves, so a crash anywhere loses no delivery. One statement for the rows (it
+ * finds nothing when no agent has a webhook), one waking each such agent's drain job; drains
+ * run in a queue per agent, so its deliveries keep their order and a slow receiver holds up
+ * only its own agent.
  */
 async function enqueueWebhookDeliveries(
   tx: Tx,
   now: Date,
   rows: (typeof events.$inferSelect)[],
 ): Promise<void> {
-  const agentIds = [...new Set(rows.map((row) => row.agentId))];
-  const hooked = await tx
-    .select({ agentId: webhooks.agentId })
-    .from(webhooks)
-    .where(and(inArray(webhooks.agentId, agentIds), eq(webhooks.state, "active")));
-  if (hooked.length === 0) return;
-  const active = new Set(hooked.map((h) => h.agentId));
-  const deliveries = await tx
-    .insert(webhookDeliveries)
-    .values(
-      rows
-        .filter((row) => active.has(row.agentId))
-        .map((row) => ({
-          agentId: row.agentId,
-          eventId: row.id,
-          eventSeq: row.seq,
-          eventType: row.type,
-          nextAttemptAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })),
-    )
-    .returning({ id: webhookDeliveries.id, agentId: webhookDeliveries.agentId });
-  for (const delivery of deliveries)
-    await enqueueJob(
-      tx,
-      "webhook_deliver",
-      { deliveryId: delivery.id },
-      { queue: `webhook:${delivery.agentId}`, jobKey: `webhook:${delivery.id}` },
-    );
+  const at = now.toISOString();
+  const deliveries = (await tx.execute(sql`
+    insert into ${webhookDeliveries}
+      (agent_id, event_id, event_seq, event_type, next_attempt_at, created_at, updated_at)
+    select e.agent_id, e.id, e.seq, e.type, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
+    from ${events} e join ${webhooks} w on w.agent_id = e.agent_id and w.state = 'active'
+    where e.id in ${rows.map((row) => row.id)}
+    order by e.seq
+    returning id, agent_id
+  `)) as unknown as { id: number; agent_id: string }[];
+  await enqueueWebhookDrains(
+    tx,
+    deliveries.map((d) => d.agent_id),
+  );
 }

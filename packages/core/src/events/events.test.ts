@@ -1,10 +1,12 @@
+import { createDb, withDatabase } from "@switchboard/db";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDeps } from "../deps";
 import { CoreError } from "../errors";
-import { createTestDeps } from "../testing";
+import { createTestDeps, eventTag, taggedEvent } from "../testing";
 import { appendEvents } from "./append-event";
-import { notifyTopics } from "./notifier";
+import { NOTIFY_CHANNEL, Notifier, notifyTopics } from "./notifier";
 import { pollEvents } from "./poll-events";
 import { latestSeq, readEvents } from "./read-events";
 
@@ -14,24 +16,22 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const append = (agentId: string, payload: Record<string, unknown> = {}) =>
-  t.deps.db.transaction((tx) =>
-    appendEvents(tx, t.clock.now(), [{ agentId, type: "test.event", payload }]),
-  );
+const append = (agentId: string, tag: string | number = "") =>
+  t.deps.db.transaction((tx) => appendEvents(tx, t.clock.now(), [taggedEvent(agentId, tag)]));
 
 describe("event log", () => {
   it("gives envelopes with evt_ ids and a seq that grows", async () => {
-    const [a] = await append("agt_envelope", { n: 1 });
-    const [b] = await append("agt_envelope", { n: 2 });
+    const [a] = await append("agt_envelope", 1);
+    const [b] = await append("agt_envelope", 2);
     expect(a).toMatchObject({
       id: expect.stringMatching(/^evt_/),
-      type: "test.event",
+      type: "contact.added",
       agentId: "agt_envelope",
-      payload: { n: 1 },
+      payload: taggedEvent("agt_envelope", 1).payload,
     });
     expect(b!.seq).toBeGreaterThan(a!.seq);
     const read = await readEvents(t.deps, "agt_envelope", 0, 100);
-    expect(read.events.map((e) => e.payload.n)).toEqual([1, 2]);
+    expect(read.events.map(eventTag)).toEqual(["1", "2"]);
     expect(read.nextSeq).toBe(b!.seq);
     expect(await latestSeq(t.deps, "agt_envelope")).toBe(b!.seq);
     expect(await latestSeq(t.deps, "agt_nobody")).toBe(0);
@@ -50,9 +50,7 @@ describe("event log", () => {
     const write = async (writer: number) => {
       for (let i = 0; i < perWriter; i++) {
         await t.deps.db.transaction(async (tx) => {
-          await appendEvents(tx, t.clock.now(), [
-            { agentId, type: "test.event", payload: { writer, i } },
-          ]);
+          await appendEvents(tx, t.clock.now(), [taggedEvent(agentId, `${writer}.${i}`)]);
           await tx.execute(sql`select pg_sleep(${Math.random() * 0.004})`);
         });
       }
@@ -99,7 +97,7 @@ describe("long-poll", () => {
       const polling = pollEvents(t.deps, "agt_lp_wake", { afterSeq: cursor, limit: 100, wait: 10 });
       await new Promise((r) => setTimeout(r, 200));
       await other.deps.db.transaction((tx) =>
-        appendEvents(tx, new Date(), [{ agentId: "agt_lp_wake", type: "test.event", payload: {} }]),
+        appendEvents(tx, new Date(), [taggedEvent("agt_lp_wake")]),
       );
       const committedAt = performance.now();
       const result = await polling;
@@ -109,6 +107,40 @@ describe("long-poll", () => {
       expect(latency).toBeLessThan(250);
     } finally {
       await other.close();
+    }
+  });
+
+  it("a first LISTEN that failed is tried again by the next subscriber", async () => {
+    // A database that does not exist yet: the first LISTEN fails, as it would while Postgres
+    // is briefly unreachable at start.
+    const { adminUrl } = inject("testDatabase");
+    const name = `sb_listen_${Date.now().toString(36)}`;
+    const { sql: late, close } = createDb(withDatabase(adminUrl, name), { max: 2 });
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    const notifier = new Notifier(late);
+    try {
+      await expect(notifier.subscribe("agent:agt_late", () => {})).rejects.toThrow(
+        /does not exist/,
+      );
+      await admin.unsafe(`create database ${name}`);
+      let woken = 0;
+      // A subscriber may still join an attempt that began before the database was there; the
+      // next one then tries again (without the fix, every later subscriber fails for good).
+      let unsubscribe: (() => void) | undefined;
+      for (let tries = 0; !unsubscribe && tries < 5; tries++)
+        unsubscribe = await notifier
+          .subscribe("agent:agt_late", () => woken++)
+          .catch(() => new Promise<undefined>((r) => setTimeout(() => r(undefined), 300)));
+      expect(unsubscribe).toBeDefined();
+      await late`select pg_notify(${NOTIFY_CHANNEL}, 'agent:agt_late')`;
+      for (let i = 0; i < 50 && woken === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(woken).toBe(1); // one wake-up: a revived failed attempt does not dispatch twice
+      unsubscribe?.();
+    } finally {
+      await close();
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
     }
   });
 
@@ -152,5 +184,18 @@ describe("long-poll", () => {
     const last = next();
     controller.abort();
     expect((await last).done).toBe(true);
+  });
+
+  it("wakes every topic of a burst too large for one NOTIFY payload (a feed post to many)", async () => {
+    const topics = Array.from({ length: 600 }, (_, i) => `user:usr_many_${i}` as const);
+    const woken = new Set<string>();
+    const stops = await Promise.all(
+      [0, 299, 599].map((i) =>
+        t.deps.notifier.subscribe(topics[i] as (typeof topics)[number], () => woken.add(`${i}`)),
+      ),
+    );
+    await t.deps.db.transaction((tx) => notifyTopics(tx, topics));
+    await expect.poll(() => [...woken].sort(), { timeout: 5000 }).toEqual(["0", "299", "599"]);
+    for (const stop of stops) stop();
   });
 });

@@ -15,12 +15,26 @@ export type Topic = `agent:${string}` | `user:${string}`;
 export class Notifier {
   private readonly subscribers = new Map<string, Set<() => void>>();
   private listening: Promise<unknown> | undefined;
+  private attempt = 0;
 
   constructor(private readonly sql: Sql) {}
 
   /** Calls `onWake` for every notification on `topic` until the returned function is called. */
   async subscribe(topic: Topic, onWake: () => void): Promise<() => void> {
-    this.listening ??= this.sql.listen(NOTIFY_CHANNEL, (payload) => this.dispatch(payload));
+    // One LISTEN for the process; once it holds, postgres.js re-listens by itself after a lost
+    // connection. A first LISTEN that failed (database briefly unreachable) is forgotten, so the
+    // next subscriber tries again instead of every later one failing too. postgres.js keeps the
+    // failed attempt's callback and may revive it later: only the current attempt's dispatches.
+    const attempt = this.attempt;
+    this.listening ??= this.sql
+      .listen(NOTIFY_CHANNEL, (payload) => {
+        if (attempt === this.attempt) this.dispatch(payload);
+      })
+      .catch((error: unknown) => {
+        this.attempt++;
+        this.listening = undefined;
+        throw error;
+      });
     await this.listening;
     const set = this.subscribers.get(topic) ?? new Set();
     this.subscribers.set(topic, set);
@@ -70,9 +84,30 @@ export class Notifier {
   }
 }
 
-/** Queues wake-ups inside the caller's transaction; Postgres delivers them at commit. */
+/** Postgres refuses a NOTIFY payload of 8000 bytes or more; topics are ASCII. */
+const MAX_NOTIFY_PAYLOAD = 7900;
+
+/**
+ * Queues wake-ups inside the caller's transaction; Postgres delivers them at commit. Many topics
+ * (a feed post wakes everyone who follows the agent) go in as many notifications as fit.
+ */
 export async function notifyTopics(db: Executor, topics: Iterable<Topic>): Promise<void> {
-  const unique = [...new Set(topics)];
-  if (unique.length === 0) return;
-  await db.execute(sql`select pg_notify(${NOTIFY_CHANNEL}, ${unique.join(",")})`);
+  const payloads: string[] = [];
+  let current = "";
+  for (const topic of new Set(topics)) {
+    if (current && current.length + 1 + topic.length > MAX_NOTIFY_PAYLOAD) {
+      payloads.push(current);
+      current = "";
+    }
+    current = current ? `${current},${topic}` : topic;
+  }
+  if (current) payloads.push(current);
+  if (payloads.length === 0) return;
+  const list = sql.join(
+    payloads.map((payload) => sql`${payload}`),
+    sql`, `,
+  );
+  await db.execute(
+    sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(array[${list}]::text[]) as p`,
+  );
 }

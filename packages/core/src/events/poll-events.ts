@@ -1,12 +1,15 @@
 import type { AgentUpdatesQuery, AgentUpdatesResponse } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
 import { acquireLease } from "../limits/leases";
+import { metrics } from "../metrics";
+import { drainSignal } from "../shutdown";
 import { readEvents } from "./read-events";
 
 /**
  * `GET /updates`: events after `afterSeq`; when there are none and `wait` is above 0, parks
  * until an event for this agent commits (woken by NOTIFY from any process) or the wait ends.
  * At most LONGPOLL_MAX_PARKED requests per agent may be parked at once, across all processes.
+ * A process that is draining (shutdown.ts) answers at once instead of parking.
  */
 export async function pollEvents(
   deps: CoreDeps,
@@ -16,7 +19,8 @@ export async function pollEvents(
 ): Promise<AgentUpdatesResponse> {
   const first = await readEvents(deps, agentId, query.afterSeq, query.limit);
   const waitMs = Math.min(query.wait, deps.config.LONGPOLL_MAX_WAIT_S) * 1000;
-  if (first.events.length > 0 || waitMs <= 0) return first;
+  if (first.events.length > 0 || waitMs <= 0 || drainSignal.aborted) return first;
+  const stop = signal ? AbortSignal.any([signal, drainSignal]) : drainSignal;
 
   // The lease outlives the wait by a margin; a crashed process's lease then ends by itself.
   const lease = await acquireLease(
@@ -27,27 +31,43 @@ export async function pollEvents(
     waitMs + 30_000,
     "long-poll requests",
   );
-  let wake!: () => void;
-  const woken = new Promise<void>((resolve) => {
-    wake = resolve;
+  // A notification means "read again". Events the agent is not shown (a person-surface event
+  // without its grant) also notify; the poll then reads nothing and parks again until its wait ends.
+  let pending = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = await deps.notifier.subscribe(`agent:${agentId}`, () => {
+    pending = true;
+    wake?.();
   });
-  const unsubscribe = await deps.notifier.subscribe(`agent:${agentId}`, () => wake());
+  const deadline = Date.now() + waitMs;
+  metrics.parkedPolls.inc();
   try {
     // Subscribed first, then read again: an event committed in between is not missed.
-    const again = await readEvents(deps, agentId, query.afterSeq, query.limit);
-    if (again.events.length > 0) return again;
-    await Promise.race([woken, delay(waitMs, signal)]);
-    return await readEvents(deps, agentId, query.afterSeq, query.limit);
+    for (;;) {
+      pending = false;
+      const page = await readEvents(deps, agentId, query.afterSeq, query.limit);
+      const left = deadline - Date.now();
+      if (page.events.length > 0 || left <= 0 || stop.aborted) return page;
+      if (!pending)
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            wake = resolve;
+          }),
+          delay(left, stop),
+        ]);
+      wake = undefined;
+    }
   } finally {
+    metrics.parkedPolls.dec();
     unsubscribe();
     await lease.release();
   }
 }
 
-function delay(ms: number, signal?: AbortSignal): Promise<void> {
+function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
+    signal.addEventListener(
       "abort",
       () => {
         clearTimeout(timer);

@@ -2,11 +2,15 @@ import type { AgentUpdatesResponse } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, asc, desc, eq, gt } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { toAgentEvent } from "./append-event";
+import { currentScopes, isShown, standingJoins, toVisibleEvent } from "./event-visibility";
 
-const { events } = schema;
+const { agentContacts, events, users } = schema;
 
-/** Events of one agent with seq above `afterSeq`, oldest first. */
+/**
+ * Events of one agent with seq above `afterSeq`, oldest first, as the agent may see them now
+ * (masked or left out by each person's current grant; see event-visibility.ts), in one query.
+ * Events left out never count toward `limit`; the cursor passes them with the next event shown.
+ */
 export async function readEvents(
   deps: CoreDeps,
   agentId: string,
@@ -14,21 +18,25 @@ export async function readEvents(
   limit: number,
 ): Promise<AgentUpdatesResponse> {
   const rows = await deps.db
-    .select()
+    .select({ event: events, scopes: currentScopes })
     .from(events)
-    .where(and(eq(events.agentId, agentId), gt(events.seq, afterSeq)))
+    .leftJoin(agentContacts, standingJoins.contact)
+    .leftJoin(users, standingJoins.person)
+    .where(and(eq(events.agentId, agentId), gt(events.seq, afterSeq), isShown))
     .orderBy(asc(events.seq))
     .limit(limit);
-  const list = rows.map(toAgentEvent);
+  const list = rows.flatMap(({ event, scopes }) => toVisibleEvent(event, scopes) ?? []);
   return { events: list, nextSeq: list.at(-1)?.seq ?? afterSeq };
 }
 
-/** `GET /updates/cursor`: the agent's latest seq, 0 when it has none. */
+/** `GET /updates/cursor`: the seq of the agent's latest event it may see, 0 when none. */
 export async function latestSeq(deps: CoreDeps, agentId: string): Promise<number> {
   const [row] = await deps.db
     .select({ seq: events.seq })
     .from(events)
-    .where(eq(events.agentId, agentId))
+    .leftJoin(agentContacts, standingJoins.contact)
+    .leftJoin(users, standingJoins.person)
+    .where(and(eq(events.agentId, agentId), isShown))
     .orderBy(desc(events.seq))
     .limit(1);
   return row?.seq ?? 0;

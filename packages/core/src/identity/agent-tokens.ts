@@ -1,3 +1,4 @@
+import type { AgentMe, AgentTokenInfo } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
@@ -5,18 +6,10 @@ import { CoreError } from "../errors";
 import { newId } from "../ids";
 import { type RateState, rateLimitedError, rateState, rateWindow } from "../limits/rate-limit";
 import { hashSecret, newSecret, secretHint } from "../secrets";
-import { pausedMessage } from "./agents";
+import { pausedMessage, toAgentMe } from "./agents";
 import { AGENT_TOKEN_PREFIX } from "./credentials";
 
 const { agentTokens, agents } = schema;
-
-export interface AgentTokenInfo {
-  id: string;
-  hint: string;
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-}
 
 function toTokenInfo(row: typeof agentTokens.$inferSelect): AgentTokenInfo {
   return {
@@ -102,20 +95,35 @@ interface TokenRow {
   owner_id: string | null;
   owner_suspended_at: Date | null;
   request_count: number | null;
+  /** The agent's profile, for `GET /me` without a second statement. */
+  num: string;
+  display_name: string | null;
+  avatar_url: string | null;
+  bio: string | null;
+  request_privacy: AgentMe["requestPrivacy"];
+  requested_scopes: string[];
+  created_at: Date;
 }
 
 /**
  * One query for everything a call needs to know about its token: token state, agent, owner
  * account, and — when `countRequest` — one hit on the agent's per-minute request counter, taken
  * only for a token that passes (a refused call does not use up the limit).
+ *
+ * The statement commits without waiting for the WAL flush (`synchronous_commit` off for its own
+ * implicit transaction only): it writes nothing but that counter, and an increment lost in a
+ * database crash is harmless, while the flush was half of every API call's database time
+ * (docs/benchmarks.md). It must run on its own, never inside a caller's transaction.
  */
 async function lookupToken(deps: CoreDeps, token: string, now: Date, countRequest: boolean) {
   const window = rateWindow(now, 60);
   const rows = await deps.db.execute<Record<string, unknown>>(sql`
-    with found as (
+    with async_commit as (select set_config('synchronous_commit', 'off', true)),
+    found as (
       select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
              a.pause_reason, u.suspended_at as agent_suspended_at, o.id as owner_id,
-             o.suspended_at as owner_suspended_at
+             o.suspended_at as owner_suspended_at, u.num, u.display_name, u.avatar_url, u.bio,
+             a.request_privacy, a.requested_scopes, u.created_at
       from agent_tokens t
       join agents a on a.id = t.agent_id
       join users u on u.id = a.id
@@ -131,7 +139,9 @@ async function lookupToken(deps: CoreDeps, token: string, now: Date, countReques
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
     )
-    select found.*, (select count from hit) as request_count from found`);
+    select found.*, (select count from hit) as request_count,
+           (select 1 from async_commit) as async_commit
+    from found`);
   return { row: rows[0] as unknown as TokenRow | undefined, window };
 }
 
@@ -166,12 +176,13 @@ export function assertAgentActive(principal: AgentPrincipal): void {
 /**
  * The first stages of every Agent API call in one round trip: authenticate (401), account state
  * (403 `agent_paused`), and the per-agent request limit (429), answering where the agent stands
- * against that limit for the RateLimit-* headers.
+ * against that limit for the RateLimit-* headers, and the agent's own profile as that same
+ * statement read it (`GET /me` needs nothing more).
  */
 export async function authorizeAgentRequest(
   deps: CoreDeps,
   token: string,
-): Promise<AgentPrincipal & { rate: RateState }> {
+): Promise<AgentPrincipal & { rate: RateState; me: AgentMe }> {
   const now = deps.clock.now();
   const { row, window } = await lookupToken(deps, token, now, true);
   const principal = principalOf(row, now);
@@ -182,5 +193,17 @@ export async function authorizeAgentRequest(
     window,
   );
   if (!state.allowed) throw rateLimitedError(state, "requests");
-  return { ...principal, rate: state };
+  const found = row as TokenRow;
+  const me = toAgentMe({
+    id: found.agent_id,
+    num: found.num,
+    displayName: found.display_name,
+    avatarUrl: found.avatar_url,
+    bio: found.bio,
+    ownerId: found.owner_id,
+    requestPrivacy: found.request_privacy,
+    requestedScopes: found.requested_scopes,
+    createdAt: new Date(found.created_at),
+  });
+  return { ...principal, rate: state, me };
 }

@@ -7,6 +7,7 @@ import {
   DisplayName,
   HttpsUrl,
   inConsentOrder,
+  type OwnedAgent,
   type RequestPrivacy,
 } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
@@ -16,6 +17,9 @@ import { CoreError, parseInput } from "../errors";
 import { newId } from "../ids";
 import { randomAgentNum, withFreshNum } from "./nums";
 import { findUser } from "./users";
+
+/** The wire shape lives in the contract; core modules may keep importing it from here. */
+export type { OwnedAgent } from "@switchboard/contract";
 
 const { agents, users } = schema;
 
@@ -81,7 +85,21 @@ const selectAgents = (deps: CoreDeps) =>
   deps.db.select(agentColumns).from(agents).innerJoin(users, eq(users.id, agents.id));
 type AgentRow = Awaited<ReturnType<typeof selectAgents>>[number];
 
-function toAgentMe(row: AgentRow): AgentMe {
+/** The agent's profile as `GET /me` answers it (also built from the auth statement's row). */
+export function toAgentMe(
+  row: Pick<
+    AgentRow,
+    | "id"
+    | "num"
+    | "displayName"
+    | "avatarUrl"
+    | "bio"
+    | "ownerId"
+    | "requestPrivacy"
+    | "requestedScopes"
+    | "createdAt"
+  >,
+): AgentMe {
   return {
     id: row.id,
     num: row.num,
@@ -97,10 +115,6 @@ function toAgentMe(row: AgentRow): AgentMe {
 }
 
 /** The console's view of an owned agent: the profile plus its pause state. */
-export interface OwnedAgent extends AgentMe {
-  paused: { at: string; reason: string } | null;
-}
-
 function toOwnedAgent(row: AgentRow): OwnedAgent {
   return {
     ...toAgentMe(row),

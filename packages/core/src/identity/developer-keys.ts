@@ -1,4 +1,9 @@
-import { type DevMe, type DevScope, DevScope as DevScopeSchema } from "@switchboard/contract";
+import {
+  type DeveloperKeyInfo,
+  type DevMe,
+  type DevScope,
+  DevScope as DevScopeSchema,
+} from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
@@ -10,15 +15,6 @@ import { DEVELOPER_KEY_PREFIX } from "./credentials";
 import { findUser } from "./users";
 
 const { developerKeys, users } = schema;
-
-export interface DeveloperKeyInfo {
-  id: string;
-  hint: string;
-  scopes: DevScope[];
-  createdAt: string;
-  expiresAt: string | null;
-  revokedAt: string | null;
-}
 
 function toKeyInfo(row: typeof developerKeys.$inferSelect): DeveloperKeyInfo {
   return {

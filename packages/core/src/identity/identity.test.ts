@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CoreError } from "../errors";
-import { createTestDeps } from "../testing";
+import bcrypt from "bcryptjs";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createDeps } from "../deps";
+import { cleanupExpired } from "../limits/cleanup";
+import { codeOf, createTestDeps } from "../testing";
 import {
   assertAgentActive,
   authenticateAgent,
+  authorizeAgentRequest,
   mintAgentToken,
   revokeAgentToken,
 } from "./agent-tokens";
@@ -15,25 +18,23 @@ import {
   resumeAgent,
   updateAgentMe,
 } from "./agents";
+import { consoleSessionStanding, endConsoleSession, newConsoleSessionId } from "./console-sessions";
 import { parseAuthorization } from "./credentials";
 import { authenticateDeveloper, createDeveloperKey, revokeDeveloperKey } from "./developer-keys";
-import { createUser, findUser, setUserSuspended, verifyCredentials } from "./users";
+import {
+  assertSessionUserActive,
+  createUser,
+  findUser,
+  setUserSuspended,
+  signUpPerson,
+  verifyCredentials,
+} from "./users";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
   t = await createTestDeps();
 });
 afterAll(() => t.close());
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CoreError) return error.code;
-    throw error;
-  }
-  return "ok";
-}
 
 describe("users", () => {
   it("draws a person number that is not an agent number", async () => {
@@ -74,6 +75,104 @@ describe("users", () => {
     expect(await verifyCredentials(t.deps, "grace@example.com", "correct horse")).not.toBeNull();
     t.clock.advance(15 * 60_000);
     expect(await verifyCredentials(t.deps, "hal@example.com", "right one")).not.toBeNull();
+  });
+});
+
+describe("console sessions", () => {
+  it("stand active until signed out, suspended or removed; an ended one is dropped after its expiry", async () => {
+    const user = await createUser(t.deps, { email: "sess@example.com", password: "long enough" });
+    const [one, two] = [newConsoleSessionId(), newConsoleSessionId()];
+    expect(await consoleSessionStanding(t.deps, user.id, one)).toBe("active");
+    const expiresAt = new Date(t.clock.now().getTime() + 3600_000);
+    await endConsoleSession(t.deps, { userId: user.id, sessionId: one, expiresAt });
+    await endConsoleSession(t.deps, { userId: user.id, sessionId: one, expiresAt }); // twice is once
+    expect(await consoleSessionStanding(t.deps, user.id, one)).toBe("ended");
+    expect(await consoleSessionStanding(t.deps, user.id, two)).toBe("active");
+    expect(await codeOf(assertSessionUserActive(t.deps, user.id, one))).toBe("unauthorized");
+    await setUserSuspended(t.deps, user.id, true);
+    expect(await consoleSessionStanding(t.deps, user.id, two)).toBe("suspended");
+    expect(await consoleSessionStanding(t.deps, "usr_nobody", two)).toBe("gone");
+    expect(await cleanupExpired(t.deps)).toMatchObject({ endedSessions: 0 });
+    t.clock.advance(3600_000 + 1);
+    expect(await cleanupExpired(t.deps)).toMatchObject({ endedSessions: 1 });
+  });
+});
+
+describe("console sign-in and sign-up from one network", () => {
+  let small: Awaited<ReturnType<typeof createTestDeps>>;
+  beforeAll(async () => {
+    small = await createTestDeps({
+      env: { LIMIT_SIGNIN_ATTEMPTS_PER_IP: "5", LIMIT_SIGNUPS_PER_IP: "3" },
+    });
+  });
+  afterAll(() => small.close());
+  const office = { network: "203.0.113.7" };
+  const home = { network: "2001:db8:1:2::/64" };
+
+  it("limits sign-in attempts per network across every email, apart from other networks", async () => {
+    for (let i = 0; i < 5; i++)
+      expect(
+        await verifyCredentials(small.deps, `victim${i}@example.com`, "guess", office),
+      ).toBeNull();
+    const refused = await verifyCredentials(
+      small.deps,
+      "victim9@example.com",
+      "guess",
+      office,
+    ).catch((e) => e);
+    expect(refused).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(
+        /^Too many sign-in attempts from your network\. Try again in \d+ minutes\.$/,
+      ),
+    });
+    expect(await verifyCredentials(small.deps, "victim9@example.com", "guess", home)).toBeNull();
+    small.clock.advance(15 * 60_000);
+    expect(await verifyCredentials(small.deps, "victim9@example.com", "guess", office)).toBeNull();
+  });
+
+  it("limits sign-ups per network per hour, and per email", async () => {
+    const input = (n: number) => ({
+      displayName: `Bot ${n}`,
+      email: `bot${n}@example.com`,
+      password: "long enough",
+    });
+    for (let i = 0; i < 3; i++) await signUpPerson(small.deps, input(i), office);
+    expect(await signUpPerson(small.deps, input(3), office).catch((e) => e)).toMatchObject({
+      code: "rate_limited",
+      message: expect.stringMatching(/^Too many sign-ups from your network\./),
+    });
+    await signUpPerson(small.deps, input(3), home);
+    for (let i = 0; i < small.config.LIMIT_SIGNIN_ATTEMPTS - 1; i++)
+      expect(await codeOf(signUpPerson(small.deps, input(3), { network: null }))).toBe("conflict");
+    expect(await codeOf(signUpPerson(small.deps, input(3), { network: null }))).toBe(
+      "rate_limited",
+    );
+    small.clock.advance(60 * 60_000);
+    expect((await signUpPerson(small.deps, input(4), office)).userType).toBe("person");
+  });
+
+  it("spends a full password check on an unknown or suspended account, so timing tells nothing", async () => {
+    const known = await createUser(small.deps, {
+      email: "known@example.com",
+      password: "right one",
+    });
+    const gone = await createUser(small.deps, { email: "gone@example.com", password: "right one" });
+    await setUserSuspended(small.deps, gone.id, true);
+    const compare = vi.spyOn(bcrypt, "compare");
+    try {
+      for (const email of ["nobody@example.com", "gone@example.com", "known@example.com"]) {
+        compare.mockClear();
+        await verifyCredentials(small.deps, email, "right one");
+        expect(compare, email).toHaveBeenCalledTimes(1);
+        expect(compare.mock.calls[0]?.[0], email).toBe("right one");
+      }
+    } finally {
+      compare.mockRestore();
+    }
+    expect((await verifyCredentials(small.deps, "known@example.com", "right one"))?.id).toBe(
+      known.id,
+    );
   });
 });
 
@@ -193,4 +292,43 @@ describe("parseAuthorization", () => {
     expect(parseAuthorization("Basic Zm9vOmJhcg==")).toEqual({ kind: "other" });
     expect(parseAuthorization(null)).toEqual({ kind: "none" });
   });
+});
+
+describe("the per-request counter's commit", () => {
+  it("skips the WAL flush for its own statement only: the connection's next commits wait for it", async () => {
+    // One connection, so the check runs where the counter did.
+    const single = createDeps(t.config, { poolSize: 1 });
+    try {
+      const owner = await createUser(t.deps, {});
+      const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Counted" });
+      const { token } = await mintAgentToken(t.deps, agent.id);
+      const counted = await authorizeAgentRequest(single.deps, token);
+      expect(counted.rate.remaining).toBe(t.config.LIMIT_REQUESTS_PER_MIN - 1);
+      const [setting] = await single.deps.sql`show synchronous_commit`;
+      expect(setting?.synchronous_commit).toBe("on");
+      const inTransaction = await single.deps.sql.begin(
+        (tx) => tx`select current_setting('synchronous_commit') as value`,
+      );
+      expect(inTransaction[0]?.value).toBe("on");
+    } finally {
+      await single.close();
+    }
+  });
+});
+
+it("answers the agent's own profile from the authenticating statement, as GET /me shows it", async () => {
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, {
+    ownerId: owner.id,
+    displayName: "Profiled",
+    bio: "I answer questions",
+    requestedScopes: ["tasks:write", "messages:read"],
+  });
+  const { token } = await mintAgentToken(t.deps, agent.id);
+  const authorized = await authorizeAgentRequest(t.deps, token);
+  expect(authorized.me).toEqual(await getAgentMe(t.deps, agent.id));
+  await updateAgentMe(t.deps, agent.id, { displayName: "Renamed", bio: null });
+  expect((await authorizeAgentRequest(t.deps, token)).me).toEqual(
+    await getAgentMe(t.deps, agent.id),
+  );
 });

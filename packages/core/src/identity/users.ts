@@ -5,14 +5,17 @@ import { eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newId } from "../ids";
-import { enforceRateLimit } from "../limits/rate-limit";
+import { hitRateLimit } from "../limits/rate-limit";
+import { assertSessionStanding, consoleSessionStanding } from "./console-sessions";
 import { randomPersonNum, withFreshNum } from "./nums";
-import { hashPassword, verifyPassword } from "./passwords";
+import { hashPassword, verifyNoPassword, verifyPassword } from "./passwords";
 
 const { users } = schema;
 type UserRow = typeof users.$inferSelect;
 
-export function toAgentUser(row: UserRow): AgentUser {
+export function toAgentUser(
+  row: Pick<UserRow, "id" | "num" | "displayName" | "avatarUrl" | "userType">,
+): AgentUser {
   return {
     id: row.id,
     num: row.num,
@@ -78,29 +81,89 @@ export async function createUser(deps: CoreDeps, input: CreateUserInput): Promis
 }
 
 const SIGNIN_WINDOW_S = 15 * 60;
+const SIGNUP_WINDOW_S = 60 * 60;
+
+/** Where a console request came from (`clientNetwork`), when the web app could tell. */
+export interface RequestSource {
+  network: string | null;
+}
+
+/** One attempt against a console limit; over it, a `rate_limited` the page shows as it is. */
+async function countAttempt(
+  deps: CoreDeps,
+  key: string,
+  limit: number,
+  windowSeconds: number,
+  refusal: string,
+): Promise<void> {
+  const state = await hitRateLimit(deps.db, deps.clock.now(), key, limit, windowSeconds);
+  if (!state.allowed)
+    throw new CoreError(
+      "rate_limited",
+      `${refusal} Try again in ${Math.ceil(state.resetSeconds / 60)} minutes.`,
+      { retryAfterSeconds: state.resetSeconds },
+    );
+}
 
 /**
- * Checks console credentials; answers the user, or null for any mismatch (no hint which).
- * Attempts per email are limited (`LIMIT_SIGNIN_ATTEMPTS` per 15 minutes, then `rate_limited`),
- * so a password cannot be guessed by trying many.
+ * Checks console credentials; answers the user, or null for any mismatch (no hint which, and
+ * no difference in time: an unknown email costs the same hash comparison as a known one).
+ * Attempts are limited per email (`LIMIT_SIGNIN_ATTEMPTS` per 15 minutes: guessing one
+ * password) and per client network (`LIMIT_SIGNIN_ATTEMPTS_PER_IP`: trying many accounts).
  */
 export async function verifyCredentials(
   deps: CoreDeps,
   email: string,
   password: string,
+  source: RequestSource = { network: null },
 ): Promise<AgentUser | null> {
   const address = email.trim().toLowerCase();
-  await enforceRateLimit(
-    deps.db,
-    deps.clock.now(),
+  if (source.network)
+    await countAttempt(
+      deps,
+      `signin-ip:${source.network}`,
+      deps.config.LIMIT_SIGNIN_ATTEMPTS_PER_IP,
+      SIGNIN_WINDOW_S,
+      "Too many sign-in attempts from your network.",
+    );
+  await countAttempt(
+    deps,
     `signin:${address}`,
     deps.config.LIMIT_SIGNIN_ATTEMPTS,
     SIGNIN_WINDOW_S,
-    "sign-in attempts for this email",
+    "Too many sign-in attempts for this email.",
   );
   const [row] = await deps.db.select().from(users).where(eq(users.email, address));
-  if (!row?.passwordHash || row.suspendedAt) return null;
+  if (!row?.passwordHash || row.suspendedAt) return verifyNoPassword(password).then(() => null);
   return (await verifyPassword(password, row.passwordHash)) ? toAgentUser(row) : null;
+}
+
+/**
+ * A person's own sign-up in the console: `createUser` with email and password, limited per
+ * client network (`LIMIT_SIGNUPS_PER_IP` per hour: mass sign-ups, probing which emails have
+ * accounts) and per email (`LIMIT_SIGNIN_ATTEMPTS` per 15 minutes).
+ */
+export async function signUpPerson(
+  deps: CoreDeps,
+  input: { displayName: string; email: string; password: string },
+  source: RequestSource = { network: null },
+): Promise<AgentUser> {
+  if (source.network)
+    await countAttempt(
+      deps,
+      `signup-ip:${source.network}`,
+      deps.config.LIMIT_SIGNUPS_PER_IP,
+      SIGNUP_WINDOW_S,
+      "Too many sign-ups from your network.",
+    );
+  await countAttempt(
+    deps,
+    `signup:${input.email.trim().toLowerCase()}`,
+    deps.config.LIMIT_SIGNIN_ATTEMPTS,
+    SIGNIN_WINDOW_S,
+    "Too many sign-up attempts for this email.",
+  );
+  return createUser(deps, { ...input, userType: "person" });
 }
 
 /** Finds a user by id or `<num>`; agents included. */
@@ -114,16 +177,15 @@ export async function findUser(deps: CoreDeps, ref: string): Promise<UserRow> {
 }
 
 /**
- * A console session's person as they stand now: sessions are stateless tokens, so suspension
- * (or removal) is checked on every call rather than waiting for the session to expire.
+ * A console session's person as they stand now: sessions are stateless tokens, so suspension,
+ * removal and sign-out are checked on every call rather than waiting for the session to expire.
  */
-export async function assertSessionUserActive(deps: CoreDeps, id: string): Promise<void> {
-  const [row] = await deps.db
-    .select({ suspendedAt: users.suspendedAt })
-    .from(users)
-    .where(eq(users.id, id));
-  if (!row) throw new CoreError("unauthorized", "This account no longer exists; sign in again");
-  if (row.suspendedAt) throw new CoreError("account_suspended", "Your account is suspended");
+export async function assertSessionUserActive(
+  deps: CoreDeps,
+  id: string,
+  sessionId?: string,
+): Promise<void> {
+  assertSessionStanding(await consoleSessionStanding(deps, id, sessionId));
 }
 
 export async function getUser(deps: CoreDeps, id: string): Promise<AgentUser> {

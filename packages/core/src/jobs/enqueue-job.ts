@@ -1,12 +1,35 @@
 import type { Executor } from "@switchboard/db";
 import { sql } from "drizzle-orm";
+import { z } from "zod";
 
 /**
  * Durable work goes through graphile-worker's queue in Postgres. Enqueueing is a SQL call, so a
  * job commits (or rolls back) with the transaction that needs it: a crash delays work, never
  * loses it. The worker process runs the tasks (apps/worker/src/jobs/).
  */
-export type JobName = "maintenance_cleanup" | "record_due" | "action_expire" | "webhook_deliver";
+
+/**
+ * The job registry: each job name and its payload. Enqueueing is typed by it and the runner
+ * parses each payload with it before the task sees it.
+ */
+export const jobPayloads = {
+  /** Cron-started; graphile-worker passes its own `_cron` details, which the task ignores. */
+  maintenance_cleanup: z.object({}),
+  /** A task or reminder comes due; `at` is the due time the timer was set for. */
+  record_due: z.object({
+    type: z.enum(["task", "reminder"]),
+    id: z.string(),
+    at: z.iso.datetime({ offset: true }),
+  }),
+  action_expire: z.object({ actionId: z.string() }),
+  /** Delivers the agent's due webhook deliveries in order (deliver-webhook.ts). */
+  webhook_drain: z.object({ agentId: z.string() }),
+  /** One delivery; only jobs enqueued before drains existed still carry it. */
+  webhook_deliver: z.object({ deliveryId: z.number().int() }),
+} as const;
+export type JobName = keyof typeof jobPayloads;
+export const jobNames = Object.keys(jobPayloads) as JobName[];
+export type JobPayload<N extends JobName> = z.infer<(typeof jobPayloads)[N]>;
 
 export interface EnqueueOptions {
   /** Not before this time. */
@@ -18,38 +41,63 @@ export interface EnqueueOptions {
   maxAttempts?: number;
 }
 
-export async function enqueueJob(
+/** graphile-worker's own default: a job that throws is retried with backoff this many times. */
+const MAX_ATTEMPTS = 25;
+
+/**
+ * A keyed job's existing row is locked before `add_job` runs. Without that, graphile-worker's
+ * `add_job` can lose the add: it first re-keys a job that is running, then inserts with
+ * `on conflict (key) do update … where locked_at is null`; a worker that takes the existing job
+ * between those two steps makes the insert do nothing, and the running job started before this
+ * transaction's data committed (a drain that never sees the event it was woken for). Holding the
+ * row first, a worker either takes it after this transaction commits (and sees its data) or
+ * took it before, and then `add_job` re-keys it and inserts a new job.
+ */
+const holdKeyed = sql`held as (
+  select 1 from graphile_worker._private_jobs
+  where key in (select key from j where key is not null)
+  order by key for update
+)`;
+
+export function enqueueJob<N extends JobName>(
   db: Executor,
-  name: JobName,
-  payload: Record<string, unknown>,
+  name: N,
+  payload: JobPayload<N>,
   options: EnqueueOptions = {},
 ): Promise<void> {
-  await db.execute(sql`select graphile_worker.add_job(
+  return enqueueJobs(db, name, [{ payload, ...options }]);
+}
+
+/**
+ * Many jobs of one task in one statement (none: no statement at all). Each payload is its own
+ * `json` parameter: Postgres refuses to take apart JSON holding `\u0000`, and an agent's text
+ * may hold it.
+ */
+export async function enqueueJobs<N extends JobName>(
+  db: Executor,
+  name: N,
+  jobs: ({ payload: JobPayload<N> } & EnqueueOptions)[],
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const rows = jobs.map(
+    (job) => sql`(${JSON.stringify(job.payload)}::json, ${job.queue ?? null}::text,
+      ${job.jobKey ?? null}::text, ${job.runAt?.toISOString() ?? null}::timestamptz,
+      ${job.maxAttempts ?? MAX_ATTEMPTS}::int)`,
+  );
+  await db.execute(sql`with j(payload, queue, key, run_at, max_attempts) as (
+    values ${sql.join(rows, sql`, `)}
+  ), ${holdKeyed}
+  select graphile_worker.add_job(
     ${name},
-    ${JSON.stringify(payload)}::json,
-    queue_name => ${options.queue ?? null}::text,
-    run_at => ${options.runAt?.toISOString() ?? null}::timestamptz,
-    max_attempts => ${options.maxAttempts ?? 25}::int,
-    job_key => ${options.jobKey ?? null}::text
-  )`);
+    j.payload,
+    queue_name => j.queue,
+    run_at => j.run_at,
+    max_attempts => j.max_attempts,
+    job_key => j.key
+  ) from j, (select count(*) from held) as h`);
 }
 
 /** Drops a keyed job that has not started yet (a deleted record's due timer, say). */
 export async function cancelJob(db: Executor, jobKey: string): Promise<void> {
   await db.execute(sql`select graphile_worker.remove_job(${jobKey})`);
-}
-
-/**
- * Frees the jobs (and job queues) of workers that died holding them: graphile-worker itself
- * waits 4 hours, and a locked queue would hold up every later delivery of that agent. Our jobs
- * take seconds, so a lock older than `staleSeconds` can only be a dead worker's.
- */
-export async function unlockStaleJobs(db: Executor, staleSeconds: number): Promise<void> {
-  await db.execute(sql`select graphile_worker.force_unlock_workers(array(
-    select locked_by from graphile_worker._private_jobs
-    where locked_at < now() - make_interval(secs => ${staleSeconds})
-    union
-    select locked_by from graphile_worker._private_job_queues
-    where locked_at < now() - make_interval(secs => ${staleSeconds})
-  ))`);
 }

@@ -1,12 +1,13 @@
+import type { AgentUsage, DailyCounts } from "@switchboard/contract";
 import { type Executor, schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { enforceRateLimit, rateWindow } from "./rate-limit";
+import { rateLimitedError, rateState, rateWindow } from "./rate-limit";
 
-const { agentDailyUsage, agents, rateCounters } = schema;
+const { agentDailyRefusals, agentDailyUsage, agents, rateCounters } = schema;
 
 export type Ceiling = "messages" | "proposals" | "refused";
-type Usage = Record<Ceiling, number>;
+type Usage = DailyCounts;
 
 /** The UTC day a time falls in, as the usage table keys it. */
 export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
@@ -25,39 +26,77 @@ export async function chargeSend(
   send: { agentId: string; recipientId: string | null; proposal?: boolean },
 ): Promise<void> {
   const now = deps.clock.now();
-  await enforceRateLimit(
-    tx,
-    now,
-    `messages:${send.agentId}`,
-    deps.config.LIMIT_MESSAGES_PER_MIN,
-    60,
-    "messages",
-  );
-  if (send.recipientId)
-    await enforceRateLimit(
-      tx,
-      now,
-      `recipient:${send.agentId}:${send.recipientId}`,
+  const window = rateWindow(now, 60);
+  const recipientKey = send.recipientId ? `recipient:${send.agentId}:${send.recipientId}` : null;
+  const proposals = send.proposal ? 1 : 0;
+  // Every count of the send in one statement (a send's hot path counts round trips); the
+  // checks follow, and a refusal rolls all of them back with the send's transaction.
+  const [row] = await tx.execute<{
+    agent_count: number;
+    recipient_count: number | null;
+    messages: number;
+    proposals: number;
+    refused: number;
+  }>(sql`
+    with agent_hit as (
+      insert into rate_counters (key, window_start, count)
+      values (${`messages:${send.agentId}`}, ${window.start.toISOString()}::timestamptz, 1)
+      on conflict (key, window_start) do update set count = rate_counters.count + 1
+      returning count
+    ), recipient_hit as (
+      insert into rate_counters (key, window_start, count)
+      select ${recipientKey}::text, ${window.start.toISOString()}::timestamptz, 1
+      where ${recipientKey}::text is not null
+      on conflict (key, window_start) do update set count = rate_counters.count + 1
+      returning count
+    ), usage as (
+      insert into agent_daily_usage (agent_id, day, messages, proposals, refused)
+      values (${send.agentId}, ${utcDay(now)}, 1, ${proposals}, 0)
+      on conflict (agent_id, day) do update
+        set messages = agent_daily_usage.messages + 1,
+            proposals = agent_daily_usage.proposals + ${proposals}
+      returning messages, proposals, refused
+    )
+    select (select count from agent_hit) as agent_count,
+           (select count from recipient_hit) as recipient_count,
+           usage.messages, usage.proposals, usage.refused
+    from usage`);
+  if (!row) throw new Error("charging a send returned nothing");
+  const perAgent = rateState(row.agent_count, deps.config.LIMIT_MESSAGES_PER_MIN, window);
+  if (!perAgent.allowed) throw rateLimitedError(perAgent, "messages");
+  if (row.recipient_count !== null) {
+    const perRecipient = rateState(
+      row.recipient_count,
       deps.config.LIMIT_PER_RECIPIENT_PER_MIN,
-      60,
-      "messages to one person",
-      "conversation_rate_limited",
+      window,
     );
-  const usage = await addUsage(tx, send.agentId, now, {
-    messages: 1,
-    proposals: send.proposal ? 1 : 0,
-  });
-  await pauseAtCeiling(tx, deps, send.agentId, usage, now);
+    if (!perRecipient.allowed)
+      throw rateLimitedError(perRecipient, "messages to one person", "conversation_rate_limited");
+  }
+  await pauseAtCeiling(tx, deps, send.agentId, row, now);
 }
 
 /**
- * Counts a refused send (`not_a_contact`, `scope_not_granted`, `reply_window_closed`, `blocked`).
- * Runs in its own transaction because the refused call's work is rolled back.
+ * Counts a refused send (`not_a_contact`, `scope_not_granted`, `reply_window_closed`, `blocked`),
+ * and per code for the owner's dashboard. Runs in its own transaction because the refused call's
+ * work is rolled back.
  */
-export async function recordRefusedSend(deps: CoreDeps, agentId: string): Promise<void> {
+export async function recordRefusedSend(
+  deps: CoreDeps,
+  agentId: string,
+  code?: string,
+): Promise<void> {
   const now = deps.clock.now();
   await deps.db.transaction(async (tx) => {
     const usage = await addUsage(tx, agentId, now, { refused: 1 });
+    if (code)
+      await tx
+        .insert(agentDailyRefusals)
+        .values({ agentId, day: utcDay(now), code, count: 1 })
+        .onConflictDoUpdate({
+          target: [agentDailyRefusals.agentId, agentDailyRefusals.day, agentDailyRefusals.code],
+          set: { count: sql`${agentDailyRefusals.count} + 1` },
+        });
     await pauseAtCeiling(tx, deps, agentId, usage, now);
   });
 }
@@ -118,18 +157,6 @@ async function pauseAtCeiling(tx: Tx, deps: CoreDeps, agentId: string, usage: Us
 }
 
 /** What the owner's console shows: today's usage against each ceiling and this minute's rates. */
-export interface AgentUsage {
-  day: string;
-  usage: Usage;
-  ceilings: Usage;
-  perMinute: { requests: RateReading; messages: RateReading };
-}
-interface RateReading {
-  count: number;
-  limit: number;
-  resetSeconds: number;
-}
-
 export async function getAgentUsage(deps: CoreDeps, agentId: string): Promise<AgentUsage> {
   const now = deps.clock.now();
   const window = rateWindow(now, 60);

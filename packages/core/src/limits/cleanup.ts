@@ -1,17 +1,25 @@
 import { schema } from "@switchboard/db";
-import { lt } from "drizzle-orm";
+import { and, inArray, lt } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { endAbandonedReplies } from "../messaging/streamed-replies";
 
-const { rateCounters, parkedPolls } = schema;
+const { rateCounters, parkedPolls, endedSessions, events, webhookDeliveries } = schema;
 
 /**
  * Removes state that has run out: past rate windows (kept a day for the console), stale leases,
- * and streamed replies whose connection is gone.
+ * signed-out sessions past their own expiry, and streamed replies whose connection is gone. And,
+ * when the operator sets a retention (default: keep everything; agents may replay from seq 0),
+ * events older than EVENT_RETENTION_DAYS and finished webhook deliveries older than
+ * DELIVERY_RETENTION_DAYS (a pending delivery is never dropped).
  */
-export async function cleanupExpired(
-  deps: CoreDeps,
-): Promise<{ rateCounters: number; parkedPolls: number; replies: number }> {
+export async function cleanupExpired(deps: CoreDeps): Promise<{
+  rateCounters: number;
+  parkedPolls: number;
+  replies: number;
+  endedSessions: number;
+  events: number;
+  deliveries: number;
+}> {
   const now = deps.clock.now();
   const dayAgo = new Date(now.getTime() - 24 * 3600_000);
   const counters = await deps.db
@@ -22,10 +30,62 @@ export async function cleanupExpired(
     .delete(parkedPolls)
     .where(lt(parkedPolls.expiresAt, now))
     .returning({ id: parkedPolls.id });
+  const sessions = await deps.db
+    .delete(endedSessions)
+    .where(lt(endedSessions.expiresAt, now))
+    .returning({ id: endedSessions.id });
   // Streamed replies of a connection that died: ended once they are well past the idle limit.
   const replies = await endAbandonedReplies(
     deps,
     new Date(now.getTime() - 2 * deps.config.STREAM_REPLY_IDLE_S * 1000),
   );
-  return { rateCounters: counters.length, parkedPolls: leases.length, replies };
+  const retention = await applyRetention(deps, now);
+  return {
+    ...retention,
+    rateCounters: counters.length,
+    parkedPolls: leases.length,
+    replies,
+    endedSessions: sessions.length,
+  };
+}
+
+const DAY_MS = 24 * 3600_000;
+
+async function applyRetention(deps: CoreDeps, now: Date) {
+  const { EVENT_RETENTION_DAYS: eventDays, DELIVERY_RETENTION_DAYS: deliveryDays } = deps.config;
+  let deliveries = 0;
+  if (deliveryDays > 0)
+    deliveries += (
+      await deps.db
+        .delete(webhookDeliveries)
+        .where(
+          and(
+            lt(webhookDeliveries.updatedAt, new Date(now.getTime() - deliveryDays * DAY_MS)),
+            inArray(webhookDeliveries.status, ["succeeded", "dead"]),
+          ),
+        )
+        .returning({ id: webhookDeliveries.id })
+    ).length;
+  let removed = 0;
+  if (eventDays > 0) {
+    const gone = await deps.db
+      .delete(events)
+      .where(lt(events.ts, new Date(now.getTime() - eventDays * DAY_MS)))
+      .returning({ id: events.id });
+    removed = gone.length;
+    // Deliveries of events that are gone have nothing left to send.
+    for (let i = 0; i < gone.length; i += 1000)
+      deliveries += (
+        await deps.db
+          .delete(webhookDeliveries)
+          .where(
+            inArray(
+              webhookDeliveries.eventId,
+              gone.slice(i, i + 1000).map((event) => event.id),
+            ),
+          )
+          .returning({ id: webhookDeliveries.id })
+      ).length;
+  }
+  return { events: removed, deliveries };
 }

@@ -1,10 +1,12 @@
 import type { AgentMessage, MessageInput, MessageMedia } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newId } from "../ids";
 import { objectStoreOf } from "../objects/object-store";
+import type { MediaInput } from "../objects/prepare-media";
+import { safeDeclaredDocumentType } from "../objects/sniff-media";
 import { storeMedia } from "../objects/store-media";
 import { type PreparedMessage, prepareMessage } from "./prepare-message";
 
@@ -24,7 +26,7 @@ export async function insertMessage(
   message: {
     conversationId: string;
     senderId: string;
-    /** The message, prepared (`prepareMessage`, `speakMessage`); or plain `input` without tts. */
+    /** The message, prepared (`prepareMessage`, `materializeMessage`); or plain `input` without tts. */
     prepared?: PreparedMessage;
     input?: MessageInput;
     agentActionId?: string;
@@ -38,7 +40,7 @@ export async function insertMessage(
   const prepared =
     message.prepared ?? prepareMessage(deps, message.input ?? { type: "text", content: "" });
   const { input } = prepared;
-  if (prepared.speech) throw new Error("insertMessage before speakMessage");
+  if (prepared.speech) throw new Error("insertMessage before materializeMessage");
   const now = deps.clock.now();
   if (input.replyToId) {
     const [target] = await tx
@@ -50,9 +52,10 @@ export async function insertMessage(
         issues: [{ path: "replyToId", message: "no such message in this conversation" }],
       });
   }
-  const stored = prepared.media
-    ? await storeMedia(tx, objectStoreOf(deps), prepared.media, senderId, now)
-    : undefined;
+  const store = (media: MediaInput | undefined) =>
+    media ? storeMedia(tx, objectStoreOf(deps), media, senderId, now, deps.config) : undefined;
+  const stored = await store(prepared.media);
+  const thumbnail = await store(prepared.thumbnail);
   const data = stored?.data ?? "";
   const size = (w?: number) => w ?? null;
   const media: MessageMedia = {
@@ -62,7 +65,7 @@ export async function insertMessage(
     video: {
       video: {
         data,
-        thumbnail: input.thumbnailData ?? null,
+        thumbnail: thumbnail?.data ?? null,
         width: size(input.mediaWidth),
         height: size(input.mediaHeight),
       },
@@ -72,7 +75,8 @@ export async function insertMessage(
         data,
         name: input.documentName ?? null,
         size: input.documentSize ?? null,
-        mimeType: input.documentMimeType ?? stored?.mimeType ?? null,
+        // What was stored (a safe type), else the declared one if it is passive.
+        mimeType: stored?.mimeType ?? safeDeclaredDocumentType(input.documentMimeType),
       },
     },
     location: {
@@ -105,18 +109,17 @@ export async function insertMessage(
       createdAt: now,
     })
     .returning();
-  await tx
-    .update(conversations)
-    .set({ lastMessageAt: now })
-    .where(eq(conversations.id, conversationId));
-  await tx
-    .delete(typingIndicators)
-    .where(
-      and(
-        eq(typingIndicators.conversationId, conversationId),
-        eq(typingIndicators.userId, senderId),
-      ),
-    );
+  // The chat moves up the list and the sender stops typing: one statement for both (a CTE that
+  // changes rows runs whether or not the query reads it).
+  await tx.execute(sql`
+    with touched as (
+      update ${conversations} set last_message_at = ${now.toISOString()}::timestamptz
+      where id = ${conversationId}
+    ), stopped as (
+      delete from ${typingIndicators}
+      where conversation_id = ${conversationId} and user_id = ${senderId}
+    )
+    select 1`);
   if (!row) throw new Error("message insert returned nothing");
   return row;
 }

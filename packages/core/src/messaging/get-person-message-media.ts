@@ -4,9 +4,20 @@ import { eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { objectIdFromPath, objectStoreOf } from "../objects/object-store";
+import type { MediaKind } from "../objects/prepare-media";
 import { findPersonChatMessage } from "./person-chat";
 
 const { messages } = schema;
+
+export interface PersonMessageMedia {
+  bytes: Buffer;
+  /** The type stored with the object (for a document, what its sender declared). */
+  mimeType: string;
+  /** The message field the media came from: documents are never shown inline. */
+  kind: MediaKind;
+  /** A document's name as its sender gave it; null for other media. */
+  name: string | null;
+}
 
 /**
  * The stored media of a message in one of the person's chats (a voice note to play, an image,
@@ -17,16 +28,22 @@ export async function getPersonMessageMedia(
   deps: CoreDeps,
   userRef: string,
   messageId: string,
-): Promise<{ bytes: Buffer; mimeType: string }> {
+): Promise<PersonMessageMedia> {
   await findPersonChatMessage(deps, userRef, messageId);
   const [row] = await deps.db
     .select({ media: messages.media })
     .from(messages)
     .where(eq(messages.id, messageId));
   const media = (row?.media ?? {}) as MessageMedia;
-  const data = media.audio?.data ?? media.image?.data ?? media.video?.data ?? media.document?.data;
+  const kind = (["audio", "image", "video", "document"] as const).find((k) => media[k]?.data);
+  const data = kind ? media[kind]?.data : undefined;
   const objectId = data ? objectIdFromPath(data) : null;
   const stored = objectId ? await objectStoreOf(deps).get(deps.db, objectId) : null;
-  if (!stored) throw new CoreError("not_found", "This message has no stored media");
-  return { bytes: stored.bytes, mimeType: stored.object.mimeType };
+  if (!kind || !stored) throw new CoreError("not_found", "This message has no stored media");
+  return {
+    bytes: stored.bytes,
+    mimeType: stored.object.mimeType,
+    kind,
+    name: kind === "document" ? (media.document?.name ?? null) : null,
+  };
 }

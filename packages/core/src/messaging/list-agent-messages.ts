@@ -20,7 +20,8 @@ export async function listAgentMessages(
   query: AgentHistoryQuery,
 ): Promise<{ messages: AgentMessage[]; hasMore: boolean }> {
   await checkAgentAccess(deps, agentId, { conversationId }, { scope: "messages:read" });
-  return readMessagePage(deps, conversationId, query);
+  const { messages, hasMore } = await readMessagePage(deps, conversationId, query);
+  return { messages, hasMore };
 }
 
 /** One page of a conversation's messages with their senders' numbers. */

@@ -38,7 +38,7 @@ export interface PersonChat {
 /**
  * Finds a person's chat with an agent. `userRef` is the person's id or number; `chatRef` is the
  * conversation id, or the agent's id or `800-` number. A person with no standing toward that
- * agent (never added it, never set anything) has no chat: `not_a_contact` when `forSending`,
+ * agent (never added it) has no chat: `not_a_contact` when `forSending`,
  * otherwise `not_found`.
  */
 export async function findPersonChat(
@@ -61,7 +61,8 @@ export async function findPersonChat(
       ),
     )
     .limit(1);
-  if (row) return { ...row, conversationId: row.contact.conversationId };
+  // A row without a conversation is a setting for an agent never added: no chat.
+  if (row?.contact.conversationId) return { ...row, conversationId: row.contact.conversationId };
   const user = await findUser(deps, userRef);
   if (options.forSending && !chatRef.startsWith("cnv_")) {
     await findAgent(deps, chatRef);

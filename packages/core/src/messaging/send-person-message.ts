@@ -18,7 +18,7 @@ const { agentContacts } = schema;
  * optional. `toAgentRef` is the agent's id or `800-` number, or the conversation id. The person
  * must have the agent in their contacts and not have blocked it. In one transaction: the
  * message, the person's reply window reopened (`lastInboundAt`), their open apps woken, and
- * `message.received` for the agent — masked when they have not granted `messages:read`; a voice
+ * `message.received` for the agent — masked, when read, without their `messages:read`; a voice
  * note's event carries its audio, never a transcript.
  */
 export async function sendPersonMessage(
@@ -39,16 +39,13 @@ export async function sendPersonMessage(
   const now = deps.clock.now();
   const message = await deps.db.transaction(async (tx) => {
     const row = await insertMessage(tx, deps, { conversationId, senderId: user.id, prepared });
-    const [standing] = await tx
+    await tx
       .update(agentContacts)
       .set({ lastInboundAt: now })
-      .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)))
-      .returning({ grantedScopes: agentContacts.grantedScopes });
+      .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
     const message = toAgentMessage(row, user.num);
     await notifyTopics(tx, [`user:${user.id}`]);
-    await appendEvents(tx, now, [
-      messageReceivedEvent(agent.id, toAgentUser(user), message, standing?.grantedScopes ?? []),
-    ]);
+    await appendEvents(tx, now, [messageReceivedEvent(agent.id, toAgentUser(user), message)]);
     return message;
   });
   return { message, conversationId };

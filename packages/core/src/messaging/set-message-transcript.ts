@@ -17,7 +17,7 @@ const TranscriptText = z.string().trim().min(1).max(MAX_CONTENT_CHARS);
  * A person's voice note to an agent has its transcript (from the transcription service, or the
  * CLI's `transcript` command): it is stored on the message and the agent gets
  * `message.transcript` in the same transaction — always after the note's `message.received`,
- * which committed with the note — masked without the person's `messages:read`. Agents' own
+ * which committed with the note — masked, when read, without the person's `messages:read`. Agents' own
  * notes are not transcribed by the service.
  */
 export async function setMessageTranscript(
@@ -56,13 +56,7 @@ export async function setMessageTranscript(
     await tx.update(messages).set({ transcript }).where(eq(messages.id, messageId));
     await notifyTopics(tx, [`user:${row.sender.id}`]);
     await appendEvents(tx, now, [
-      messageTranscriptEvent(
-        row.contact.agentId,
-        toAgentUser(row.sender),
-        row.message,
-        transcript,
-        row.contact.grantedScopes,
-      ),
+      messageTranscriptEvent(row.contact.agentId, toAgentUser(row.sender), row.message, transcript),
     ]);
   });
 }

@@ -1,16 +1,16 @@
 import type { AgentMessage, PersonOpenReply } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { notifyTopics } from "../events/notifier";
 import { newId } from "../ids";
-import { chargeSend } from "../limits/charge-send";
 import { insertMessage, toAgentMessage } from "./compose-message";
 import { prepareMessage } from "./prepare-message";
+import { accessForSend, runSend } from "./send-sequence";
 
-const { replyStreams, users } = schema;
+const { conversationMembers, replyStreams } = schema;
 
 /**
  * A reply an agent streams over the WebSocket, from `reply.start` to `reply.end`. Its text so
@@ -41,40 +41,55 @@ export async function startStreamedReply(
   },
 ): Promise<OpenReply> {
   const { agentId } = start;
-  const access = await checkAgentAccess(
-    deps,
+  return runSend(deps, {
     agentId,
-    { to: start.to, conversationId: start.conversationId },
-    { scope: "messages:write", initiating: true },
-  );
-  const now = deps.clock.now();
-  const reply = {
-    messageId: newId("msg"),
-    conversationId: access.conversationId,
-    personId: access.person.id,
-  };
-  await deps.db.transaction(async (tx) => {
-    await chargeSend(tx, deps, { agentId, recipientId: access.person.id });
-    await tx.insert(replyStreams).values({
-      messageId: reply.messageId,
-      streamId: start.streamId,
-      connectionId: start.connectionId,
-      conversationId: reply.conversationId,
-      senderId: agentId,
-      startedAt: now,
-      lastDeltaAt: now,
-    });
-    await notifyTopics(tx, [`user:${reply.personId}`]);
+    charge: "message",
+    prepare: () => null,
+    access: () =>
+      accessForSend(
+        deps,
+        agentId,
+        { to: start.to, conversationId: start.conversationId },
+        "messages:write",
+      ),
+    store: async (tx, _prepared, access) => {
+      const now = deps.clock.now();
+      const reply = {
+        messageId: newId("msg"),
+        conversationId: access.conversationId,
+        personId: access.person.id,
+      };
+      await tx.insert(replyStreams).values({
+        messageId: reply.messageId,
+        streamId: start.streamId,
+        connectionId: start.connectionId,
+        conversationId: reply.conversationId,
+        senderId: agentId,
+        startedAt: now,
+        lastDeltaAt: now,
+      });
+      return { result: reply, wake: [`user:${reply.personId}`] };
+    },
   });
-  return reply;
 }
 
-/** `reply.delta`: appends text; a reply never passes `STREAM_MAX_REPLY_CHARS` characters. */
+/**
+ * `reply.delta`: appends text; a reply never passes `STREAM_MAX_REPLY_CHARS` characters. The
+ * person's standing is re-read first, as at the end: once they block or remove the agent (or
+ * withdraw `messages:write`), the reply is discarded and the delta refused with that code.
+ */
 export async function appendReplyDelta(
   deps: CoreDeps,
+  agentId: string,
   reply: OpenReply,
   text: string,
 ): Promise<void> {
+  try {
+    await replyAccess(deps, agentId, reply);
+  } catch (error) {
+    await takeReply(deps, reply).catch(() => {});
+    throw error;
+  }
   const max = deps.config.STREAM_MAX_REPLY_CHARS;
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -103,6 +118,17 @@ export async function appendReplyDelta(
   });
 }
 
+/** The person still takes the agent's messages in the reply's conversation (not initiating). */
+async function replyAccess(deps: CoreDeps, agentId: string, reply: OpenReply) {
+  const access = await checkAgentAccess(
+    deps,
+    agentId,
+    { conversationId: reply.conversationId },
+    { scope: "messages:write" },
+  );
+  return { ...access, recipientId: access.person.id };
+}
+
 /**
  * `reply.end` (or the idle end): stores the text as one text message under the reply's id. The
  * person must still accept the agent's messages (a block during the reply is honoured); an empty
@@ -118,23 +144,24 @@ export async function endStreamedReply(
     throw new CoreError("validation_error", "The reply is empty, so nothing was stored", {
       issues: [{ path: "text", message: "must not be empty" }],
     });
-  const access = await checkAgentAccess(
-    deps,
+  return runSend(deps, {
     agentId,
-    { conversationId: reply.conversationId },
-    { scope: "messages:write" },
-  );
-  const row = await deps.db.transaction(async (tx) => {
-    const message = await insertMessage(tx, deps, {
-      id: reply.messageId,
-      conversationId: reply.conversationId,
-      senderId: agentId,
-      prepared: prepareMessage(deps, { type: "text", content: text }),
-    });
-    await notifyTopics(tx, [`user:${reply.personId}`]);
-    return message;
+    charge: "none", // charged at reply.start
+    prepare: () => prepareMessage(deps, { type: "text", content: text }),
+    access: () => replyAccess(deps, agentId, reply),
+    store: async (tx, prepared, access) => {
+      const message = await insertMessage(tx, deps, {
+        id: reply.messageId,
+        conversationId: reply.conversationId,
+        senderId: agentId,
+        prepared,
+      });
+      return {
+        result: toAgentMessage(message, access.agent.num),
+        wake: [`user:${reply.personId}`],
+      };
+    },
   });
-  return toAgentMessage(row, access.agent.num);
 }
 
 /** `reply.abort` (and a closed connection): the partial text goes; nothing is stored. */
@@ -161,27 +188,23 @@ async function takeReply(deps: CoreDeps, reply: OpenReply): Promise<string> {
  */
 export async function endAbandonedReplies(deps: CoreDeps, before: Date): Promise<number> {
   const stale = await deps.db
-    .select()
+    .select({
+      messageId: replyStreams.messageId,
+      conversationId: replyStreams.conversationId,
+      agentId: replyStreams.senderId,
+      personId: conversationMembers.userId,
+    })
     .from(replyStreams)
+    .innerJoin(
+      conversationMembers,
+      and(
+        eq(conversationMembers.conversationId, replyStreams.conversationId),
+        ne(conversationMembers.userId, replyStreams.senderId),
+      ),
+    )
     .where(lt(replyStreams.lastDeltaAt, before));
-  for (const row of stale) {
-    const [person] = await deps.db
-      .select({ id: users.id })
-      .from(schema.conversationMembers)
-      .innerJoin(users, eq(users.id, schema.conversationMembers.userId))
-      .where(
-        and(
-          eq(schema.conversationMembers.conversationId, row.conversationId),
-          sql`${users.id} <> ${row.senderId}`,
-        ),
-      );
-    const reply = {
-      messageId: row.messageId,
-      conversationId: row.conversationId,
-      personId: person?.id ?? "",
-    };
-    await endStreamedReply(deps, row.senderId, reply).catch(() => {});
-  }
+  for (const { agentId, ...reply } of stale)
+    await endStreamedReply(deps, agentId, reply).catch(() => {});
   return stale.length;
 }
 

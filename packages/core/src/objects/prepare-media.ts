@@ -1,7 +1,7 @@
 import { MAX_MEDIA_BYTES } from "@switchboard/contract";
 import { CoreError } from "../errors";
 import { objectIdFromPath } from "./object-store";
-import { sniffAudio, sniffImage, sniffVideo } from "./sniff-media";
+import { documentType, sniffAudio, sniffImage, sniffVideo } from "./sniff-media";
 
 export type MediaKind = "audio" | "image" | "video" | "document";
 
@@ -65,7 +65,7 @@ const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
 /**
  * Reads one media field of a send, before anything is stored: a base64 data URL is decoded,
  * size-checked and recognised by its content (audio, image and video by magic numbers; a
- * document keeps its declared type); an `/objects/...` path is kept for the store to check
+ * document gets a passive type, never an active one: `documentType`); an `/objects/...` path is kept for the store to check
  * against the sender; an https URL is kept as given for images, videos and documents. Voice
  * audio accepts only data URLs and `/objects/...` paths.
  */
@@ -104,8 +104,10 @@ export function prepareMediaInput(
         ? sniffImage(decoded.bytes)
         : kind === "video"
           ? sniffVideo(decoded.bytes)
-          : ([declaredMimeType?.toLowerCase(), decoded.declared].find((m) => m && MIME.test(m)) ??
-            "application/octet-stream");
+          : documentType(
+              decoded.bytes,
+              [declaredMimeType?.toLowerCase(), decoded.declared].find((m) => m && MIME.test(m)),
+            );
   if (!mimeType) throw invalid(`is not ${kindNames[kind]}`);
   return { kind, field, source: { type: "bytes", bytes: decoded.bytes, mimeType } };
 }

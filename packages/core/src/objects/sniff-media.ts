@@ -40,3 +40,57 @@ export function sniffVideo(bytes: Buffer): string | null {
   if (ascii(bytes, 0, 4) === "OggS") return "video/ogg";
   return null;
 }
+
+/** Office and OpenDocument files are zip archives; their declared type is kept when the bytes are one. */
+const zipDocumentTypes = new Set([
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  "application/vnd.openxmlformats-officedocument.presentationml.presentation",
+  "application/vnd.oasis.opendocument.text",
+  "application/vnd.oasis.opendocument.spreadsheet",
+  "application/vnd.oasis.opendocument.presentation",
+  "application/epub+zip",
+]);
+
+/** Plain text kinds a document may keep when its bytes are text (UTF-8, no NUL). */
+const textDocumentTypes = new Set(["text/plain", "text/csv", "text/markdown"]);
+
+/**
+ * The type a document is stored and served as. Never what makes a browser run it (HTML, SVG,
+ * XML, JavaScript, …): a known passive format recognised by its bytes (PDF, zip and the Office
+ * files inside one, images, audio, video), declared plain text that is text, and otherwise
+ * `application/octet-stream`. The declared type only chooses among passive ones.
+ */
+export function documentType(bytes: Buffer, declared: string | null | undefined): string {
+  const claimed = declared?.split(";")[0]?.trim().toLowerCase() ?? "";
+  if (ascii(bytes, 0, 5) === "%PDF-") return "application/pdf";
+  if (bytes.length >= 4 && bytes.readUInt32BE(0) === 0x504b0304)
+    return zipDocumentTypes.has(claimed) ? claimed : "application/zip";
+  const media = sniffImage(bytes) ?? sniffVideo(bytes) ?? sniffAudio(bytes);
+  if (media) return media;
+  if (textDocumentTypes.has(claimed) && isText(bytes)) return claimed;
+  return "application/octet-stream";
+}
+
+/** A declared document type as a message may carry it: passive types only. */
+export function safeDeclaredDocumentType(declared: string | null | undefined): string | null {
+  if (!declared) return null;
+  const claimed = declared.split(";")[0]?.trim().toLowerCase() ?? "";
+  const passive =
+    claimed === "application/pdf" ||
+    claimed === "application/zip" ||
+    zipDocumentTypes.has(claimed) ||
+    textDocumentTypes.has(claimed) ||
+    /^(image\/(png|jpeg|gif|webp)|audio\/[a-z0-9.+-]+|video\/[a-z0-9.+-]+)$/.test(claimed);
+  return passive ? claimed : "application/octet-stream";
+}
+
+function isText(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -2,18 +2,18 @@ import { type AgentScope, MAX_RECORDS_PER_LIST } from "@switchboard/contract";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { listOwnRecords } from "./person-records";
-import type { AnyRecord, RecordType } from "./projections";
+import type { RecordOf, RecordType } from "./projections";
 
 /**
  * `GET /conversations/{id}/tasks|reminders|events|notes`: the other participant's
  * non-archived records, newest first, at most 200, with their `<surface>:read`.
  */
-export async function listRecordsForAgent(
+export async function listRecordsForAgent<T extends RecordType>(
   deps: CoreDeps,
   agentId: string,
   conversationId: string,
-  type: RecordType,
-): Promise<AnyRecord[]> {
+  type: T,
+): Promise<RecordOf[T][]> {
   const access = await checkAgentAccess(
     deps,
     agentId,

@@ -1,19 +1,17 @@
-import { schema } from "@switchboard/db";
+import type { AgentUser } from "@switchboard/contract";
+import { schema, type Tx } from "@switchboard/db";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { appendEvents } from "../events/append-event";
+import { appendEvents, type NewEvent } from "../events/append-event";
 import { toAgentUser } from "../identity/users";
+import type { JobPayload } from "../jobs/enqueue-job";
 import { dueTime } from "./due-timers";
-import { recordTables, toRecord } from "./projections";
+import { toReminderRecord, toTaskRecord } from "./projections";
 
-const { agentContacts, users } = schema;
+const { agentContacts, reminders, tasks, users } = schema;
 
-export interface RecordDueJob {
-  type: "task" | "reminder";
-  id: string;
-  /** The due time the timer was set for; a record moved since then has a newer timer. */
-  at: string;
-}
+/** The `record_due` job; `at` is the due time the timer was set for (a moved record has a newer one). */
+export type RecordDueJob = JobPayload<"record_due">;
 
 /**
  * A task or reminder came due: tell every agent the person granted `tasks:read` /
@@ -24,10 +22,9 @@ export async function fireRecordDue(deps: CoreDeps, job: RecordDueJob): Promise<
   return deps.db.transaction(async (tx) => {
     const at = await dueTime(tx, job.type, job.id);
     if (!at || at.toISOString() !== new Date(job.at).toISOString()) return 0;
-    const table = recordTables[job.type];
-    const [row] = await tx.select().from(table).where(eq(table.id, job.id));
-    if (!row) return 0;
-    const [person] = await tx.select().from(users).where(eq(users.id, row.userId));
+    const due = await loadDue(tx, job);
+    if (!due) return 0;
+    const [person] = await tx.select().from(users).where(eq(users.id, due.userId));
     if (!person) return 0;
     const scope = job.type === "task" ? "tasks:read" : "reminders:read";
     const granted = await tx
@@ -35,7 +32,7 @@ export async function fireRecordDue(deps: CoreDeps, job: RecordDueJob): Promise<
       .from(agentContacts)
       .where(
         and(
-          eq(agentContacts.userId, row.userId),
+          eq(agentContacts.userId, due.userId),
           isNotNull(agentContacts.addedAt),
           isNull(agentContacts.blockedAt),
           sql`${scope} = any(${agentContacts.grantedScopes})`,
@@ -45,11 +42,33 @@ export async function fireRecordDue(deps: CoreDeps, job: RecordDueJob): Promise<
       tx,
       deps.clock.now(),
       granted.map(({ agentId }) => ({
-        agentId,
-        type: `${job.type}.due`,
-        payload: { user: toAgentUser(person), [job.type]: toRecord(job.type, row) },
+        ...due.toEvent(agentId, toAgentUser(person)),
+        personId: person.id,
       })),
     );
     return events.length;
   });
+}
+
+/** The record that came due: whose it is, and its `task.due` / `reminder.due` event. */
+async function loadDue(
+  tx: Tx,
+  job: RecordDueJob,
+): Promise<{ userId: string; toEvent: (agentId: string, user: AgentUser) => NewEvent } | null> {
+  if (job.type === "task") {
+    const [row] = await tx.select().from(tasks).where(eq(tasks.id, job.id));
+    if (!row) return null;
+    const task = toTaskRecord(row);
+    return {
+      userId: row.userId,
+      toEvent: (agentId, user) => ({ agentId, type: "task.due", payload: { user, task } }),
+    };
+  }
+  const [row] = await tx.select().from(reminders).where(eq(reminders.id, job.id));
+  if (!row) return null;
+  const reminder = toReminderRecord(row);
+  return {
+    userId: row.userId,
+    toEvent: (agentId, user) => ({ agentId, type: "reminder.due", payload: { user, reminder } }),
+  };
 }

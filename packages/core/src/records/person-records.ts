@@ -1,6 +1,5 @@
 import { type AgentPlatformSkill, skillPayloads } from "@switchboard/contract";
 import { and, desc, eq, isNull } from "drizzle-orm";
-import { z } from "zod";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { notifyTopics } from "../events/notifier";
@@ -8,9 +7,9 @@ import { findUser } from "../identity/users";
 import { applySkill } from "./apply-skill";
 import {
   type AnyRecord,
+  type RecordOf,
   type RecordType,
   recordTables,
-  recordTypes,
   toRecord,
 } from "./projections";
 
@@ -19,12 +18,10 @@ import {
  * Every change runs through `applySkill`, the same path an approved card takes.
  */
 
-export const RecordTypeSchema = z.enum(recordTypes as [RecordType, ...RecordType[]]);
-
 async function run(deps: CoreDeps, userId: string, skill: AgentPlatformSkill, data: unknown) {
-  const payload = parseInput(skillPayloads[skill] as z.ZodType<unknown>, data, "data");
+  const payload = parseInput(skillPayloads[skill], data, "data");
   const outcome = await deps.db.transaction((tx) =>
-    applySkill(tx, userId, skill, payload as never, deps.clock.now()),
+    applySkill(tx, userId, skill, payload, deps.clock.now()),
   );
   if (outcome.status === "failed") throw new CoreError("not_found", outcome.error);
   return outcome;
@@ -103,13 +100,13 @@ export async function getOwnRecord(deps: CoreDeps, userId: string, type: RecordT
 }
 
 /** A person's non-archived records of one type, newest first, at most `limit` (200 by default). */
-export async function listOwnRecords(
+export async function listOwnRecords<T extends RecordType>(
   deps: CoreDeps,
   userId: string,
-  type: RecordType,
+  type: T,
   limit = 200,
-): Promise<AnyRecord[]> {
-  const table = recordTables[type];
+): Promise<RecordOf[T][]> {
+  const table: (typeof recordTables)[RecordType] = recordTables[type];
   const rows = await deps.db
     .select()
     .from(table)

@@ -1,16 +1,22 @@
-import type { EventRecord, NoteRecord, ReminderRecord, TaskRecord } from "@switchboard/contract";
+import {
+  type EventRecord,
+  type NoteRecord,
+  RecordType,
+  type ReminderRecord,
+  type TaskRecord,
+} from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 
 const { tasks, reminders, calendarEvents, notes } = schema;
 
-export type RecordType = "task" | "reminder" | "event" | "note";
+export type { AnyRecord, RecordType } from "@switchboard/contract";
 export const recordTables = {
   task: tasks,
   reminder: reminders,
   event: calendarEvents,
   note: notes,
 };
-export const recordTypes = Object.keys(recordTables) as RecordType[];
+export const recordTypes = RecordType.options;
 export const recordPrefixes = { task: "tsk", reminder: "rem", event: "cev", note: "not" } as const;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -61,17 +67,21 @@ export function toNoteRecord(row: typeof notes.$inferSelect): NoteRecord {
   };
 }
 
-export type AnyRecord = TaskRecord | ReminderRecord | EventRecord | NoteRecord;
+/** Each record type's projection. */
+export interface RecordOf {
+  task: TaskRecord;
+  reminder: ReminderRecord;
+  event: EventRecord;
+  note: NoteRecord;
+}
 
-export function toRecord(type: RecordType, row: Record<string, unknown>): AnyRecord {
-  switch (type) {
-    case "task":
-      return toTaskRecord(row as typeof tasks.$inferSelect);
-    case "reminder":
-      return toReminderRecord(row as typeof reminders.$inferSelect);
-    case "event":
-      return toEventRecord(row as typeof calendarEvents.$inferSelect);
-    case "note":
-      return toNoteRecord(row as typeof notes.$inferSelect);
-  }
+const projections: { [T in RecordType]: (row: Record<string, unknown>) => RecordOf[T] } = {
+  task: (row) => toTaskRecord(row as typeof tasks.$inferSelect),
+  reminder: (row) => toReminderRecord(row as typeof reminders.$inferSelect),
+  event: (row) => toEventRecord(row as typeof calendarEvents.$inferSelect),
+  note: (row) => toNoteRecord(row as typeof notes.$inferSelect),
+};
+
+export function toRecord<T extends RecordType>(type: T, row: Record<string, unknown>): RecordOf[T] {
+  return projections[type](row);
 }

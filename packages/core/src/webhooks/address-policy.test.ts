@@ -77,11 +77,99 @@ describe("webhook URL policy", () => {
     expect(refused("http://127.0.0.2:9000/hook", dev)).toBe(true);
   });
 
-  it("classifies addresses", () => {
-    expect(isPublicAddress("8.8.8.8")).toBe(true);
-    expect(isPublicAddress("::ffff:8.8.8.8")).toBe(true);
-    expect(isPublicAddress("::ffff:192.168.0.1")).toBe(false);
-    expect(isPublicAddress("not-an-ip")).toBe(false);
+  it("refuses localhost and local names written with the root's trailing dot", () => {
+    for (const url of [
+      "https://localhost./",
+      "https://LOCALHOST../",
+      "https://api.localhost./",
+      "https://printer.local./",
+      "https://metadata.google.internal./",
+      "https://intranet./",
+    ])
+      expect(refused(url), url).toBe(true);
+    expect(refused("https://hooks.example.com./h")).toBe(false);
+  });
+
+  // Address, public?
+  const addresses: [string, boolean][] = [
+    ["8.8.8.8", true],
+    ["93.184.216.34", true],
+    ["2606:4700:4700::1111", true],
+    ["2a00:1450:4001:82b::200e", true],
+    ["::ffff:8.8.8.8", true],
+    ["2002:0808:0808::1", true], // 6to4 of a public address
+    ["::ffff:0:8.8.8.8", true], // RFC 6145 translated, public inside
+    ["127.0.0.1", false],
+    ["10.0.0.1", false],
+    ["172.16.0.1", false],
+    ["192.168.0.1", false],
+    ["169.254.169.254", false],
+    ["100.64.0.1", false],
+    ["0.0.0.0", false],
+    ["192.0.0.8", false],
+    ["192.0.2.1", false],
+    ["198.18.0.1", false],
+    ["224.0.0.1", false],
+    ["255.255.255.255", false],
+    ["240.0.0.1", false],
+    ["::", false],
+    ["::1", false],
+    ["fe80::1", false],
+    ["fe80::1%eth0", false],
+    ["fc00::1", false],
+    ["fd00:ec2::254", false],
+    ["ff02::1", false],
+    ["100::1", false],
+    ["2001:db8::1", false],
+    ["::ffff:127.0.0.1", false],
+    ["::ffff:192.168.0.1", false],
+    ["::ffff:0:10.0.0.1", false], // RFC 6145 of a private address
+    ["::127.0.0.1", false], // IPv4-compatible
+    ["::8.8.8.8", false], // IPv4-compatible, even of a public address
+    ["::a9fe:a9fe", false],
+    ["64:ff9b::a9fe:a9fe", false], // NAT64 well-known prefix
+    ["64:ff9b::8.8.8.8", false],
+    ["64:ff9b:1::a00:1", false], // NAT64 local-use prefix
+    ["fec0::1", false], // site-local
+    ["fefe::1", false],
+    ["2002:7f00:0001::1", false], // 6to4 of 127.0.0.1
+    ["2002:0a00:0001::1", false], // 6to4 of 10.0.0.1
+    ["2002:a9fe:a9fe::", false], // 6to4 of the metadata address
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", false], // Teredo
+    ["not-an-ip", false],
+    ["0x7f.1", false],
+    ["", false],
+  ];
+  it.each(addresses)("classifies %s as public: %s", (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+  it.each(addresses.filter(([address]) => address.includes(":") && !address.includes("%")))(
+    "judges https://[%s]/ the same at configuration (public: %s)",
+    (address, expected) => {
+      expect(refused(`https://[${address}]/`)).toBe(!expected);
+    },
+  );
+
+  it("gives up on a resolver that hangs after resolveTimeoutMs, and refuses private answers", async () => {
+    const hanging = () => new Promise<never>(() => {});
+    const started = Date.now();
+    await expect(
+      resolveDeliveryAddress(new URL("https://hooks.example.com/h"), {
+        ...policy,
+        resolveTimeoutMs: 300,
+        lookup: hanging,
+      }),
+    ).rejects.toThrow(/did not resolve within 300 ms/);
+    expect(Date.now() - started).toBeLessThan(3000);
+    const answering = (address: string) => async () => [{ address, family: 6 }];
+    for (const [address, expected] of addresses.filter(([a]) => a.includes(":"))) {
+      const resolved = resolveDeliveryAddress(new URL("https://hooks.example.com/h"), {
+        ...policy,
+        lookup: answering(address),
+      });
+      if (expected) await expect(resolved, address).resolves.toMatchObject({ address });
+      else await expect(resolved, address).rejects.toThrow(/non-public/);
+    }
   });
 
   it("refuses a name that resolves to a private address at delivery time", async () => {

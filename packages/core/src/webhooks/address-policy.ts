@@ -1,5 +1,6 @@
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { lookup as systemLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { CoreError } from "../errors";
 
 /**
@@ -7,37 +8,45 @@ import { CoreError } from "../errors";
  * again before every delivery, after DNS resolution, on the very address the request connects to.
  */
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], // "this network", unspecified
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.88.99.0", 24], // 6to4 relay anycast
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const)
-  blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 128], // unspecified
-  ["::1", 128], // loopback
-  ["100::", 64], // discard
-  ["2001:db8::", 32], // documentation
-  ["fc00::", 7], // unique local (incl. fd00:ec2::254, a metadata address)
-  ["fe80::", 10], // link-local
-  ["ff00::", 8], // multicast
-] as const)
-  blocked.addSubnet(net, prefix, "ipv6");
+/**
+ * Where an address lies, by ipaddr.js's table of special ranges (RFC 6890 and successors): only
+ * plain global `unicast` is public. IPv6 forms that carry an IPv4 address (IPv4-mapped,
+ * RFC 6145 translated, 6to4) are judged by that address; the translation and tunnelling
+ * prefixes that reach arbitrary IPv4 hosts through a gateway (NAT64 `64:ff9b::/96` and
+ * `64:ff9b:1::/48`, Teredo `2001::/32`), IPv4-compatible `::a.b.c.d` and the old site-local
+ * `fec0::/10` are refused outright (ipaddr.js counts some of them as unicast).
+ */
+const refusedV6 = [
+  ipaddr.IPv6.parseCIDR("::/96"), // IPv4-compatible (deprecated) and unspecified
+  ipaddr.IPv6.parseCIDR("64:ff9b::/96"), // NAT64 well-known prefix
+  ipaddr.IPv6.parseCIDR("64:ff9b:1::/48"), // NAT64 local-use prefix
+  ipaddr.IPv6.parseCIDR("fec0::/10"), // site-local (deprecated, still routed inside sites)
+  ipaddr.IPv6.parseCIDR("2001::/32"), // Teredo
+];
 
-/** Names that always mean "this machine" or a cloud's metadata service. */
+function isPublicIPv4(address: ipaddr.IPv4): boolean {
+  return address.range() === "unicast";
+}
+
+function isPublicIPv6(address: ipaddr.IPv6): boolean {
+  if (refusedV6.some((cidr) => address.match(cidr))) return false;
+  const range = address.range();
+  const [, hi6to4 = 0, lo6to4 = 0, , , , high = 0, low = 0] = address.parts;
+  if (range === "ipv4Mapped" || range === "rfc6145") return isPublicIPv4(ipv4Of(high, low));
+  if (range === "6to4") return isPublicIPv4(ipv4Of(hi6to4, lo6to4));
+  return range === "unicast";
+}
+
+const ipv4Of = (high: number, low: number) =>
+  new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+
+/**
+ * IPv6 text in the URL standard's canonical form (hex groups only). ipaddr.js reads `::a.b.c.d`
+ * as IPv4-mapped, while the socket connects to IPv4-compatible `::a.b.c.d`: judge what is dialled.
+ */
+const canonicalIPv6 = (text: string) => new URL(`http://[${text}]/`).hostname.slice(1, -1);
+
+/** Names that always mean "this machine" or a cloud's metadata service (compared without trailing dots). */
 const blockedNames = [
   /^localhost$/,
   /\.localhost$/,
@@ -47,37 +56,30 @@ const blockedNames = [
   /^instance-data$/,
 ];
 
-/** IPv4 inside an IPv6 address (IPv4-mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, IPv4-compatible). */
-function embeddedIPv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:(?:0:)?|64:ff9b::|::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted?.[1]) return dotted[1];
-  const hex = /^(?:::ffff:(?:0:)?|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex?.[1] && hex[2]) {
-    const high = Number.parseInt(hex[1], 16);
-    const low = Number.parseInt(hex[2], 16);
-    return [high >> 8, high & 255, low >> 8, low & 255].join(".");
-  }
-  return null;
-}
-
 /** True for an address on the public internet. */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "").split("%")[0] ?? "";
-  const version = isIP(bare);
-  if (version === 4) return !blocked.check(bare, "ipv4");
-  if (version === 6) {
-    const v4 = embeddedIPv4(bare);
-    if (v4) return !blocked.check(v4, "ipv4");
-    return !blocked.check(bare, "ipv6");
-  }
+  const version = isIP(bare); // strict: no octal, hex or short IPv4 spellings
+  if (version === 4) return isPublicIPv4(ipaddr.IPv4.parse(bare));
+  if (version === 6) return isPublicIPv6(ipaddr.IPv6.parse(canonicalIPv6(bare)));
   return false;
 }
 
 export interface UrlPolicy {
   /** WEBHOOK_ALLOW_INSECURE_HOSTS: development hosts allowed over http and on private addresses. */
   allowInsecureHosts: readonly string[];
+  /** How long resolving a delivery's host may take (a hanging resolver fails the attempt). */
+  resolveTimeoutMs?: number;
+  /** The resolver (tests give their own). */
+  lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
 }
+
+/** A host as compared with names: lower case, without brackets or the root's trailing dots. */
+const normalHost = (url: URL) =>
+  url.hostname
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.+$/, "")
+    .toLowerCase();
 
 const invalid = (message: string) =>
   new CoreError("validation_error", `Webhook URL ${message}`, {
@@ -97,7 +99,7 @@ export function checkWebhookUrl(raw: string, policy: UrlPolicy): URL {
   } catch {
     throw invalid("must be a valid URL");
   }
-  const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  const host = normalHost(url);
   const insecureAllowed = policy.allowInsecureHosts.some(
     (allowed) => allowed.toLowerCase() === host,
   );
@@ -123,13 +125,33 @@ export async function resolveDeliveryAddress(
   policy: UrlPolicy,
 ): Promise<{ address: string; family: 4 | 6 }> {
   const host = url.hostname.replace(/^\[|\]$/g, "");
-  const allowed = policy.allowInsecureHosts.some((a) => a.toLowerCase() === host.toLowerCase());
+  const allowed = policy.allowInsecureHosts.some((a) => a.toLowerCase() === normalHost(url));
   const version = isIP(host);
   const addresses = version
     ? [{ address: host, family: version as 4 | 6 }]
-    : ((await lookup(host, { all: true, verbatim: true })) as { address: string; family: 4 | 6 }[]);
+    : ((await resolveWithin(host, policy)) as { address: string; family: 4 | 6 }[]);
   if (addresses.length === 0) throw new CoreError("validation_error", `${host} does not resolve`);
   if (!allowed && addresses.some((a) => !isPublicAddress(a.address)))
     throw new CoreError("validation_error", `${host} resolves to a non-public address`);
   return addresses[0] as { address: string; family: 4 | 6 };
+}
+
+/** The host's addresses, or a failure once `resolveTimeoutMs` has passed. */
+async function resolveWithin(host: string, policy: UrlPolicy) {
+  const lookup =
+    policy.lookup ?? ((name: string) => systemLookup(name, { all: true, verbatim: true }));
+  const limit = policy.resolveTimeoutMs;
+  if (limit === undefined) return lookup(host);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CoreError("validation_error", `${host} did not resolve within ${limit} ms`)),
+      limit,
+    );
+  });
+  try {
+    return await Promise.race([lookup(host), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,16 +1,14 @@
 import { createHmac } from "node:crypto";
-import { request as httpRequest } from "node:http";
-import { request as httpsRequest } from "node:https";
-import type { LookupFunction } from "node:net";
+import type { AgentEvent } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, eq, sql } from "drizzle-orm";
+import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { toAgentEvent } from "../events/append-event";
-import { enqueueJob } from "../jobs/enqueue-job";
-import { resolveDeliveryAddress } from "./address-policy";
-import { webhookPolicy } from "./webhook-config";
+import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
+import { enqueueRetryDrain, enqueueWebhookDrains } from "./drain-jobs";
+import { pinnedRequest } from "./pinned-request";
+import { signingSecrets, webhookPolicy } from "./webhook-config";
 
-const { events, webhookDeliveries, webhooks } = schema;
+const { agentContacts, events, users, webhookDeliveries, webhooks } = schema;
 
 /** Attempt 1 plus one retry per entry of the schedule (the spec's 8 attempts). */
 const maxAttempts = (deps: CoreDeps) => deps.config.WEBHOOK_RETRY_SCHEDULE_S.length + 1;
@@ -24,29 +22,138 @@ export function signDelivery(body: string, secrets: string[], unixSeconds: numbe
   return [`t=${unixSeconds}`, ...v1].join(",");
 }
 
-export interface DeliveryOutcome {
-  status: "succeeded" | "failed" | "dead" | "skipped";
-  httpStatus?: number;
-  error?: string;
+/**
+ * The request a delivery sends for one event: its JSON body and the spec's headers, signed with
+ * each secret at `now`. `switchboard listen` sends exactly this to a local URL.
+ */
+export function deliveryRequest(
+  event: AgentEvent,
+  secrets: string[],
+  now: Date,
+  attempt: number,
+): { body: string; headers: Record<string, string> } {
+  const body = JSON.stringify(event);
+  return {
+    body,
+    headers: {
+      "Content-Type": "application/json",
+      "X-Svc-Event-Id": event.id,
+      "X-Svc-Event-Type": event.type,
+      "X-Svc-Delivery-Attempt": String(attempt),
+      "X-Svc-Signature": signDelivery(body, secrets, Math.floor(now.getTime() / 1000)),
+    },
+  };
 }
 
-/**
- * The `webhook_deliver` job: one attempt to POST one event to the agent's webhook. The host is
- * resolved and checked again (public addresses only, unless allowed for development) and the
- * request connects to exactly that address; redirects are not followed. A 2xx within the timeout
- * succeeds; anything else fails and is retried on the schedule until the event is dead; 410 kills
- * the event and disables the webhook, as do WEBHOOK_DISABLE_AFTER consecutive failures.
- */
-export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promise<DeliveryOutcome> {
-  const [found] = await deps.db
-    .select({ delivery: webhookDeliveries, webhook: webhooks, event: events })
+export interface DeliveryOutcome {
+  /** `withheld`: the person's grant no longer shows the event; its delivery is dropped. */
+  status: "succeeded" | "failed" | "dead" | "skipped" | "withheld";
+  httpStatus?: number;
+  error?: string;
+  /** For a delivered event: milliseconds from the event's commit to the receiver's answer. */
+  lagMs?: number;
+}
+
+/** What an attempt needs: the delivery, its webhook, the stored event and the person's grant. */
+type LoadedDelivery = Awaited<ReturnType<typeof loadDeliveries>>[number];
+
+function loadDeliveries(deps: CoreDeps, where: SQL | undefined, limit: number) {
+  return deps.db
+    .select({
+      delivery: webhookDeliveries,
+      webhook: webhooks,
+      stored: events,
+      scopes: currentScopes,
+    })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.agentId, webhookDeliveries.agentId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(eq(webhookDeliveries.id, deliveryId));
-  if (found?.delivery.status !== "pending") return { status: "skipped" };
-  const { delivery, webhook, event } = found;
+    .leftJoin(agentContacts, standingJoins.contact)
+    .leftJoin(users, standingJoins.person)
+    .where(where)
+    .orderBy(asc(webhookDeliveries.eventSeq))
+    .limit(limit);
+}
+
+/**
+ * One attempt at one delivery by its id: `webhook_deliver` jobs enqueued before drains existed,
+ * and tests. See `attemptDelivery`.
+ */
+export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promise<DeliveryOutcome> {
+  const [found] = await loadDeliveries(deps, eq(webhookDeliveries.id, deliveryId), 1);
+  if (!found) return { status: "skipped" };
+  return attemptDelivery(deps, found);
+}
+
+/** How many due deliveries one drain reads at a time. */
+const DRAIN_BATCH = 50;
+
+/**
+ * The `webhook_drain` job: delivers the agent's due deliveries one at a time in event order, a
+ * batch read at a time, so a burst costs one job and one read per batch instead of a job per
+ * event. A failed attempt is rescheduled (its own timer wakes a drain then) and the drain goes
+ * on with the next event, as before; after anything but a success the batch is read again, so
+ * a webhook that was just disabled stops the drain. After `sliceMs` the drain hands over to a
+ * fresh job at the back of the queue (`more`), so one busy agent cannot hold a runner slot
+ * while other agents wait.
+ */
+export async function drainWebhook(
+  deps: CoreDeps,
+  agentId: string,
+  sliceMs = 1000,
+  onOutcome: (outcome: DeliveryOutcome, deliveryId: number) => void = () => {},
+): Promise<{ attempts: number; more: boolean }> {
+  const started = performance.now();
+  let attempts = 0;
+  for (;;) {
+    const due = await loadDeliveries(
+      deps,
+      and(
+        eq(webhookDeliveries.agentId, agentId),
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, deps.clock.now()),
+      ),
+      DRAIN_BATCH,
+    );
+    // The webhook's secrets are opened once per batch: every delivery in it has the same row.
+    const secrets = due[0] && (await signingSecrets(deps, due[0].webhook, deps.clock.now()));
+    let settled = true;
+    for (const found of due) {
+      const outcome = await attemptDelivery(deps, found, secrets);
+      attempts += 1;
+      onOutcome(outcome, found.delivery.id);
+      if (outcome.status !== "succeeded") settled = false;
+      if (performance.now() - started > sliceMs) {
+        await enqueueWebhookDrains(deps.db, [agentId]);
+        return { attempts, more: true };
+      }
+      if (!settled) break;
+    }
+    if (settled && due.length < DRAIN_BATCH) return { attempts, more: false };
+  }
+}
+
+/**
+ * One attempt to POST one event to the agent's webhook. The host is resolved and checked again
+ * (public addresses only, unless allowed for development) and the request connects to exactly
+ * that address; redirects are not followed. A 2xx within the timeout succeeds; anything else
+ * fails and is retried on the schedule until the event is dead; 410 kills the event and
+ * disables the webhook, as do WEBHOOK_DISABLE_AFTER consecutive failures.
+ */
+async function attemptDelivery(
+  deps: CoreDeps,
+  found: LoadedDelivery,
+  openedSecrets?: string[],
+): Promise<DeliveryOutcome> {
+  if (found.delivery.status !== "pending") return { status: "skipped" };
+  const { delivery, webhook } = found;
   const now = deps.clock.now();
+  // Every attempt shows the event as the person's grant allows at that moment.
+  const event = toVisibleEvent(found.stored, found.scopes);
+  if (!event) {
+    await deps.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+    return { status: "withheld" };
+  }
   if (webhook.state !== "active") {
     // Kept for "Resume and retry".
     await settle(deps, delivery.id, { status: "dead", error: `webhook ${webhook.state}` });
@@ -54,52 +161,68 @@ export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promis
   }
 
   const attempt = delivery.attempts + 1;
-  const body = JSON.stringify(toAgentEvent(event));
-  const secrets = [webhook.secret];
-  if (webhook.previousSecret && webhook.rotationGraceUntil && webhook.rotationGraceUntil > now)
-    secrets.push(webhook.previousSecret);
+  const secrets = openedSecrets ?? (await signingSecrets(deps, webhook, now));
+  const request = deliveryRequest(event, secrets, now, attempt);
   const started = performance.now();
-  const answer = await post(deps, webhook.url, body, {
-    "Content-Type": "application/json",
-    "X-Svc-Event-Id": event.id,
-    "X-Svc-Event-Type": event.type,
-    "X-Svc-Delivery-Attempt": String(attempt),
-    "X-Svc-Signature": signDelivery(body, secrets, Math.floor(now.getTime() / 1000)),
-  });
+  const answer = await postWebhook(deps, webhook.url, request.body, request.headers);
   const latencyMs = Math.round(performance.now() - started);
   const ok = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
   const gone = answer.status === 410;
   const error = ok ? null : (answer.error ?? `answered ${answer.status}${gone ? " (gone)" : ""}`);
 
+  if (ok) {
+    // The common case in one statement, no explicit transaction: the webhook is healthy again
+    // and the delivery settled. The webhook's row is locked first (the scalar subquery runs
+    // before the delivery's update), in the same order as the failure path below. It commits
+    // without waiting for the WAL flush (its own implicit transaction only): a success lost in
+    // a database crash sends the event once more, which at-least-once delivery allows.
+    await deps.db.execute(sql`
+      with async_commit as (select set_config('synchronous_commit', 'off', true)),
+      hook as (
+        update ${webhooks}
+        set last_delivery_at = ${now.toISOString()}::timestamptz,
+            last_success_at = ${now.toISOString()}::timestamptz,
+            consecutive_failures = 0, updated_at = ${now.toISOString()}::timestamptz
+        where agent_id = ${webhook.agentId}
+        returning 1
+      )
+      update ${webhookDeliveries}
+      set status = 'succeeded', attempts = ${attempt}, http_status = ${answer.status ?? null},
+          latency_ms = ${latencyMs}, error = null,
+          attempted_at = ${now.toISOString()}::timestamptz,
+          request_headers = ${JSON.stringify(request.headers)}::jsonb,
+          response_excerpt = ${answer.excerpt ?? null}, next_attempt_at = null,
+          updated_at = ${now.toISOString()}::timestamptz
+      where id = ${delivery.id} and (select count(*) from hook) >= 0
+        and (select count(*) from async_commit) = 1`);
+    return {
+      status: "succeeded",
+      httpStatus: answer.status,
+      lagMs: deps.clock.now().getTime() - found.stored.ts.getTime(),
+    };
+  }
+
   return deps.db.transaction(async (tx) => {
     const [hook] = await tx
       .update(webhooks)
-      .set(
-        ok
-          ? { lastDeliveryAt: now, lastSuccessAt: now, consecutiveFailures: 0, updatedAt: now }
-          : {
-              lastDeliveryAt: now,
-              lastFailureAt: now,
-              lastError: error,
-              consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
-              updatedAt: now,
-            },
-      )
+      .set({
+        lastDeliveryAt: now,
+        lastFailureAt: now,
+        lastError: error,
+        consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
+        updatedAt: now,
+      })
       .where(eq(webhooks.agentId, webhook.agentId))
       .returning();
-    const disable =
-      !ok && (gone || (hook?.consecutiveFailures ?? 0) >= deps.config.WEBHOOK_DISABLE_AFTER);
+    const disable = gone || (hook?.consecutiveFailures ?? 0) >= deps.config.WEBHOOK_DISABLE_AFTER;
     if (disable)
       await tx
         .update(webhooks)
         .set({ state: "disabled", updatedAt: now })
         .where(eq(webhooks.agentId, webhook.agentId));
     const retryIn = deps.config.WEBHOOK_RETRY_SCHEDULE_S[attempt - 1];
-    const status = ok
-      ? "succeeded"
-      : gone || disable || attempt >= maxAttempts(deps) || retryIn === undefined
-        ? "dead"
-        : "pending";
+    const status =
+      gone || disable || attempt >= maxAttempts(deps) || retryIn === undefined ? "dead" : "pending";
     const nextAttemptAt =
       status === "pending" ? new Date(now.getTime() + (retryIn ?? 0) * 1000) : null;
     await tx
@@ -110,21 +233,14 @@ export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promis
         httpStatus: answer.status ?? null,
         latencyMs,
         error,
+        attemptedAt: now,
+        requestHeaders: request.headers,
+        responseExcerpt: answer.excerpt ?? null,
         nextAttemptAt,
         updatedAt: now,
       })
       .where(eq(webhookDeliveries.id, delivery.id));
-    if (nextAttemptAt)
-      await enqueueJob(
-        tx,
-        "webhook_deliver",
-        { deliveryId: delivery.id },
-        {
-          queue: `webhook:${webhook.agentId}`,
-          jobKey: `webhook:${delivery.id}`,
-          runAt: nextAttemptAt,
-        },
-      );
+    if (nextAttemptAt) await enqueueRetryDrain(tx, webhook.agentId, delivery.id, nextAttemptAt);
     // A disabled webhook's other waiting deliveries die with it (resume requeues them).
     if (disable)
       await tx
@@ -155,47 +271,28 @@ async function settle(
     .where(eq(webhookDeliveries.id, id));
 }
 
-/** One POST to the checked address, no redirects, bounded by WEBHOOK_TIMEOUT_MS. */
-async function post(
+/** How much of a receiver's answer is kept for the owner to read. */
+const EXCERPT_BYTES = 1024;
+
+/**
+ * One POST to the checked address, no redirects, bounded by WEBHOOK_TIMEOUT_MS; the answer's
+ * first KB is kept as an excerpt for the owner's console.
+ */
+export async function postWebhook(
   deps: CoreDeps,
   target: string,
   body: string,
   headers: Record<string, string>,
-): Promise<{ status?: number; error?: string }> {
-  const url = new URL(target);
-  let pinned: { address: string; family: 4 | 6 };
-  try {
-    pinned = await resolveDeliveryAddress(url, webhookPolicy(deps));
-  } catch (error) {
-    return { error: (error as Error).message };
-  }
-  // The connection goes to the address just checked, whatever DNS says a moment later.
-  const lookup: LookupFunction = (_host, options, callback) => {
-    if ((options as { all?: boolean }).all)
-      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise((resolve) => {
-    const request = send(
-      url,
-      {
-        method: "POST",
-        headers: { ...headers, "Content-Length": Buffer.byteLength(body) },
-        lookup,
-        timeout: deps.config.WEBHOOK_TIMEOUT_MS,
-      },
-      (response) => {
-        response.resume();
-        response.on("end", () => resolve({ status: response.statusCode }));
-        response.on("error", (error) => resolve({ error: error.message }));
-      },
-    );
-    const timer = setTimeout(() => {
-      request.destroy(new Error(`no answer within ${deps.config.WEBHOOK_TIMEOUT_MS} ms`));
-    }, deps.config.WEBHOOK_TIMEOUT_MS);
-    request.on("error", (error) => resolve({ error: error.message }));
-    request.on("close", () => clearTimeout(timer));
-    request.end(body);
+): Promise<{ status?: number; error?: string; excerpt?: string }> {
+  const answer = await pinnedRequest(new URL(target), {
+    method: "POST",
+    headers,
+    body,
+    timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+    policy: webhookPolicy(deps),
+    excerptBytes: EXCERPT_BYTES,
   });
+  return answer.ok
+    ? { status: answer.status, excerpt: answer.body.toString("utf8") }
+    : { error: answer.error };
 }

@@ -1,12 +1,12 @@
 import type { AgentWebhook, AgentWebhookWithSecret, WebhookDelivery } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNull, notLike, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { latestSeq } from "../events/read-events";
-import { enqueueJob } from "../jobs/enqueue-job";
 import { newSecret } from "../secrets";
-import { checkWebhookUrl } from "./address-policy";
+import { checkWebhookUrl, type UrlPolicy } from "./address-policy";
+import { enqueueWebhookDrains } from "./drain-jobs";
+import { currentSealPrefix, openSecret, sealSecret } from "./sealed-secret";
 
 const { webhooks, webhookDeliveries } = schema;
 
@@ -34,8 +34,11 @@ export function toAgentWebhook(row: WebhookRow, now: Date): AgentWebhook {
   };
 }
 
-export function webhookPolicy(deps: CoreDeps) {
-  return { allowInsecureHosts: deps.config.WEBHOOK_ALLOW_INSECURE_HOSTS };
+export function webhookPolicy(deps: CoreDeps): UrlPolicy {
+  return {
+    allowInsecureHosts: deps.config.WEBHOOK_ALLOW_INSECURE_HOSTS,
+    resolveTimeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+  };
 }
 
 async function readWebhook(deps: CoreDeps, agentId: string): Promise<WebhookRow | undefined> {
@@ -51,7 +54,8 @@ export async function getWebhook(deps: CoreDeps, agentId: string): Promise<Agent
 
 /**
  * `PUT /webhook`: sets the URL (checked: https, public host, no credentials) with a new secret,
- * shown once; the webhook is active again. A first webhook receives only events after now.
+ * shown once; the webhook is active again. A first webhook receives only events after now:
+ * deliveries are made when an event commits, for the webhooks that exist then.
  */
 export async function putWebhook(
   deps: CoreDeps,
@@ -60,16 +64,16 @@ export async function putWebhook(
 ): Promise<AgentWebhookWithSecret> {
   const checked = checkWebhookUrl(url, webhookPolicy(deps)).toString();
   const secret = newSecret("whsec_");
+  const sealed = await sealSecret(deps, agentId, secret);
   const now = deps.clock.now();
-  const sinceSeq = await latestSeq(deps, agentId);
   const [row] = await deps.db
     .insert(webhooks)
-    .values({ agentId, url: checked, secret, sinceSeq, createdAt: now, updatedAt: now })
+    .values({ agentId, url: checked, secret: sealed, createdAt: now, updatedAt: now })
     .onConflictDoUpdate({
       target: webhooks.agentId,
       set: {
         url: checked,
-        secret,
+        secret: sealed,
         previousSecret: null,
         rotationGraceUntil: null,
         state: "active",
@@ -96,26 +100,85 @@ export async function deleteWebhook(
   });
 }
 
-/** `POST /webhook/rotate`: a new secret; for 24 h the previous one signs every delivery too. */
+/**
+ * `POST /webhook/rotate`: a new secret; for 24 h the previous one signs every delivery too. One
+ * statement swaps them (the row's own current secret becomes the previous one), so concurrent
+ * rotations chain instead of one overwriting the other's secret unseen.
+ */
 export async function rotateWebhookSecret(
   deps: CoreDeps,
   agentId: string,
 ): Promise<AgentWebhookWithSecret> {
-  const current = await readWebhook(deps, agentId);
-  if (!current) throw new CoreError("not_found", "This agent has no webhook; PUT one first");
   const secret = newSecret("whsec_");
+  const sealed = await sealSecret(deps, agentId, secret);
   const now = deps.clock.now();
   const [row] = await deps.db
     .update(webhooks)
     .set({
-      secret,
-      previousSecret: current.secret,
+      secret: sealed,
+      previousSecret: sql`${webhooks.secret}`,
       rotationGraceUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
       updatedAt: now,
     })
     .where(eq(webhooks.agentId, agentId))
     .returning();
-  return { webhook: toAgentWebhook(row as WebhookRow, now), secret };
+  if (!row) throw new CoreError("not_found", "This agent has no webhook; PUT one first");
+  return { webhook: toAgentWebhook(row, now), secret };
+}
+
+/** The secrets that sign an agent's deliveries now: the current one, and the previous one in its grace. */
+export async function signingSecrets(
+  deps: CoreDeps,
+  row: WebhookRow,
+  now: Date,
+): Promise<string[]> {
+  const secrets = [await openSecret(deps, row.agentId, row.secret)];
+  if (row.previousSecret && row.rotationGraceUntil && row.rotationGraceUntil > now)
+    secrets.push(await openSecret(deps, row.agentId, row.previousSecret));
+  return secrets;
+}
+
+/** The secrets that sign the agent's deliveries now; `[]` when it has no webhook. */
+export async function agentSigningSecrets(deps: CoreDeps, agentId: string): Promise<string[]> {
+  const row = await readWebhook(deps, agentId);
+  return row ? signingSecrets(deps, row, deps.clock.now()) : [];
+}
+
+/**
+ * Seals the webhook secrets still kept in plain text (from before sealing) or under an earlier
+ * key; run by every worker at start. Each row is changed only if it still holds what was read.
+ */
+export async function sealStoredWebhookSecrets(deps: CoreDeps): Promise<number> {
+  const sealedNow = `${await currentSealPrefix(deps)}%`;
+  const rows = await deps.db
+    .select()
+    .from(webhooks)
+    .where(or(notLike(webhooks.secret, sealedNow), notLike(webhooks.previousSecret, sealedNow)));
+  let sealed = 0;
+  for (const row of rows) {
+    const reseal = async (value: string | null) =>
+      value === null
+        ? null
+        : sealSecret(deps, row.agentId, await openSecret(deps, row.agentId, value));
+    const changed = await deps.db
+      .update(webhooks)
+      .set({
+        secret: (await reseal(row.secret)) as string,
+        previousSecret: await reseal(row.previousSecret),
+      })
+      .where(
+        and(
+          eq(webhooks.agentId, row.agentId),
+          eq(webhooks.secret, row.secret),
+          row.previousSecret === null
+            ? isNull(webhooks.previousSecret)
+            : eq(webhooks.previousSecret, row.previousSecret),
+        ),
+      )
+      .returning({ agentId: webhooks.agentId });
+    sealed += changed.length;
+  }
+  return sealed;
 }
 
 /**
@@ -139,16 +202,7 @@ export async function resumeWebhook(
       .set({ status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now })
       .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.status, "dead")))
       .returning({ id: webhookDeliveries.id });
-    for (const { id } of requeued)
-      await enqueueJob(
-        tx,
-        "webhook_deliver",
-        { deliveryId: id },
-        {
-          queue: `webhook:${agentId}`,
-          jobKey: `webhook:${id}`,
-        },
-      );
+    if (requeued.length > 0) await enqueueWebhookDrains(tx, [agentId]);
     return { webhook: toAgentWebhook(row, now), requeued: requeued.length };
   });
 }

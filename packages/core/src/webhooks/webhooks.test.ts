@@ -5,11 +5,12 @@ import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDeps } from "../deps";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
-import { createTestDeps } from "../testing";
-import { deliverWebhook } from "./deliver-webhook";
+import { createTestDeps, taggedEvent } from "../testing";
+import { deliverWebhook, drainWebhook } from "./deliver-webhook";
 import {
   deleteWebhook,
   getWebhook,
@@ -70,9 +71,7 @@ async function newAgent() {
 }
 
 const emit = (agentId: string, n = 1) =>
-  t.deps.db.transaction((tx) =>
-    appendEvents(tx, t.clock.now(), [{ agentId, type: "test.event", payload: { n } }]),
-  );
+  t.deps.db.transaction((tx) => appendEvents(tx, t.clock.now(), [taggedEvent(agentId, n)]));
 
 async function deliveryIds(agentId: string) {
   const rows = await t.deps.db
@@ -87,6 +86,14 @@ const jobsFor = async (deliveryId: number) =>
   (await t.deps.db.execute(sql`
     select run_at from graphile_worker.jobs where key = ${`webhook:${deliveryId}`}
   `)) as unknown as { run_at: Date }[];
+
+/** The agent's waiting drain jobs (woken by commits, not by a retry's timer). */
+const drainJobs = async (agentId: string) =>
+  (await t.deps.db.execute(sql`
+    select v.task_identifier, j.payload, v.queue_name
+    from graphile_worker.jobs v join graphile_worker._private_jobs j using (id)
+    where v.key = ${`webhook-drain:${agentId}`}
+  `)) as unknown as { task_identifier: string; payload: unknown; queue_name: string }[];
 
 /** Checks an `X-Svc-Signature` against a secret the way a receiver does. */
 function verifies(header: string, body: string, secret: string): boolean {
@@ -137,24 +144,28 @@ describe("delivery", () => {
     const [event] = await emit(agentId, 1);
     const [id] = await deliveryIds(agentId);
     expect(await deliveryIds(agentId)).toHaveLength(1);
-    expect(await jobsFor(id as number)).toHaveLength(1);
+    expect(await drainJobs(agentId)).toEqual([
+      { task_identifier: "webhook_drain", payload: { agentId }, queue_name: `webhook:${agentId}` },
+    ]);
     await t.deps.db
       .transaction(async (tx) => {
-        await appendEvents(tx, t.clock.now(), [{ agentId, type: "rolled.back", payload: {} }]);
+        await appendEvents(tx, t.clock.now(), [taggedEvent(agentId, "rolled back")]);
         throw new Error("roll back");
       })
       .catch(() => {});
     expect(await deliveryIds(agentId)).toHaveLength(1);
 
-    expect(await deliverWebhook(t.deps, id as number)).toMatchObject({
+    t.clock.advance(1500); // the delivery runs 1.5 s after the commit: that is its lag
+    expect(await deliverWebhook(t.deps, id as number)).toEqual({
       status: "succeeded",
       httpStatus: 200,
+      lagMs: 1500,
     });
     const [got] = hook.received;
     expect(got?.headers).toMatchObject({
       "content-type": "application/json",
       "x-svc-event-id": event?.id,
-      "x-svc-event-type": "test.event",
+      "x-svc-event-type": "contact.added",
       "x-svc-delivery-attempt": "1",
     });
     expect(JSON.parse(got?.body ?? "")).toMatchObject({ id: event?.id, seq: event?.seq });
@@ -173,6 +184,73 @@ describe("delivery", () => {
     expect((await getWebhook(t.deps, agentId))?.lastSuccessAt).not.toBeNull();
     // Delivered once: a repeated job does nothing.
     expect(await deliverWebhook(t.deps, id as number)).toEqual({ status: "skipped" });
+  });
+
+  it("wakes one drain job per agent however many events commit; it delivers them in order", async () => {
+    const agentId = await newAgent();
+    const hook = await receiver();
+    await putWebhook(t.deps, agentId, hook.url);
+    const seqs = [];
+    for (let n = 0; n < 5; n++) seqs.push((await emit(agentId, n))[0]?.seq);
+    expect(await drainJobs(agentId)).toHaveLength(1);
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 5, more: false });
+    expect(hook.received.map((r) => JSON.parse(r.body).seq)).toEqual(seqs);
+    // Nothing is due any more: a second drain sends nothing.
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 0, more: false });
+    expect(hook.received).toHaveLength(5);
+  });
+
+  it("a drain reschedules a failed delivery and goes on with the next; the retry comes when due", async () => {
+    const agentId = await newAgent();
+    let answers = 0;
+    const hook = await receiver(() => ({ status: answers++ === 0 ? 500 : 200 }));
+    await putWebhook(t.deps, agentId, hook.url);
+    for (let n = 0; n < 3; n++) await emit(agentId, n);
+    const ids = (await deliveryIds(agentId)) as [number, number, number];
+    const outcomes: [string, number][] = [];
+    const drained = await drainWebhook(t.deps, agentId, 60_000, (outcome, id) =>
+      outcomes.push([outcome.status, id]),
+    );
+    expect(drained).toEqual({ attempts: 3, more: false });
+    expect(outcomes).toEqual([
+      ["failed", ids[0]],
+      ["succeeded", ids[1]],
+      ["succeeded", ids[2]],
+    ]);
+    expect(await jobsFor(ids[0])).toHaveLength(1);
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 0, more: false });
+    t.clock.advance(60_000);
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 1, more: false });
+    const [first] = (await listWebhookDeliveries(t.deps, agentId)).filter((d) => d.attempts === 2);
+    expect(first).toMatchObject({ status: "succeeded" });
+  });
+
+  it("a drain past its time slice hands the rest to a fresh job behind other agents", async () => {
+    const agentId = await newAgent();
+    const hook = await receiver();
+    await putWebhook(t.deps, agentId, hook.url);
+    for (let n = 0; n < 3; n++) await emit(agentId, n);
+    await t.deps.db.execute(sql`select graphile_worker.remove_job(${`webhook-drain:${agentId}`})`);
+    expect(await drainWebhook(t.deps, agentId, 0)).toEqual({ attempts: 1, more: true });
+    expect(await drainJobs(agentId)).toHaveLength(1);
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 2, more: false });
+  });
+
+  it("settles a success without the WAL flush for that statement only: the connection's next commits wait", async () => {
+    const agentId = await newAgent();
+    const hook = await receiver();
+    await putWebhook(t.deps, agentId, hook.url);
+    await emit(agentId);
+    const [id] = (await deliveryIds(agentId)) as [number];
+    // One connection, so the check runs where the settle did.
+    const single = createDeps(t.config, { clock: t.clock, poolSize: 1 });
+    try {
+      expect(await deliverWebhook(single.deps, id)).toMatchObject({ status: "succeeded" });
+      const [setting] = await single.deps.sql`show synchronous_commit`;
+      expect(setting?.synchronous_commit).toBe("on");
+    } finally {
+      await single.close();
+    }
   });
 
   it("during a rotation's grace, each delivery carries two signatures, one per secret", async () => {
@@ -258,7 +336,7 @@ describe("delivery", () => {
       webhook: { state: "active", consecutiveFailures: 0 },
       requeued: 2,
     });
-    expect((await jobsFor(a)).length).toBeGreaterThan(0);
+    expect(await drainJobs(agentId)).toHaveLength(1);
     expect(await deliverWebhook(t.deps, a)).toMatchObject({ status: "succeeded" });
     expect(await deliverWebhook(t.deps, b)).toMatchObject({ status: "succeeded" });
   });

@@ -1,0 +1,64 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino, { type DestinationStream } from "pino";
+import pretty from "pino-pretty";
+
+/**
+ * The service's one logger (pino). JSON lines, one object each, unless the output is a terminal
+ * or LOG_FORMAT=pretty (LOG_FORMAT=json forces JSON); LOG_LEVEL sets the level (default info).
+ * What is logged is ids, codes, counts and durations: never a token, key, secret, message text
+ * or query string (tests assert this). Errors go through `describeError`, which drops query
+ * parameters and values.
+ *
+ * Everything logged while handling one request (or job, or frame) carries that unit's context,
+ * such as its request id, without passing a logger around: see `withLogContext`.
+ */
+
+const context = new AsyncLocalStorage<Record<string, unknown>>();
+
+/** Where lines go; tests swap it to read what would have been written. */
+let sink: DestinationStream = defaultSink();
+
+function defaultSink(): DestinationStream {
+  // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
+  const format = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json");
+  return format === "pretty"
+    ? pretty({
+        sync: true,
+        colorize: process.stdout.isTTY,
+        translateTime: "HH:MM:ss.l",
+        ignore: "pid,hostname",
+      })
+    : pino.destination({ fd: 1, sync: false });
+}
+
+export const log = pino(
+  {
+    // Test runs log warnings and worse unless asked (captureLogs reads everything).
+    // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
+    level: process.env.LOG_LEVEL ?? (process.env.VITEST ? "warn" : "info"),
+    base: { service: "switchboard" },
+    mixin: () => context.getStore() ?? {},
+    // Belt and braces: fields that must never carry a secret, should one be logged by mistake.
+    redact: {
+      paths: ["token", "key", "secret", "password", "authorization", "*.token", "*.authorization"],
+      censor: "[redacted]",
+    },
+  },
+  { write: (line: string) => sink.write(line) },
+);
+
+/** Runs `work` with `fields` on every line logged inside it (across awaits). */
+export function withLogContext<T>(fields: Record<string, unknown>, work: () => T): T {
+  return context.run({ ...context.getStore(), ...fields }, work);
+}
+
+/** Test hook: send lines to `lines` until the returned function restores the default sink. */
+export function captureLogs(lines: string[]): () => void {
+  const previous = { sink, level: log.level };
+  sink = { write: (line: string) => lines.push(line) } as DestinationStream;
+  log.level = "info";
+  return () => {
+    sink = previous.sink;
+    log.level = previous.level;
+  };
+}

@@ -1,0 +1,152 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config";
+import { addContact } from "../consent/contacts";
+import type { CoreDeps } from "../deps";
+import { createAgent } from "../identity/agents";
+import { createUser } from "../identity/users";
+import { getAgentUsage } from "../limits/charge-send";
+import { wavBytes } from "../objects/test-media";
+import { codeOf, createTestDeps } from "../testing";
+import { listAgentMessages } from "./list-agent-messages";
+import { sendAgentMessage } from "./send-agent-message";
+import { runSend } from "./send-sequence";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps();
+});
+afterAll(() => t.close());
+
+/**
+ * A speech engine that records each run (one line in `runs`) as it starts; it waits for the
+ * file `release` when `hold` is set, fails when `fail` is set, else writes a WAV.
+ */
+function recordingEngine() {
+  const dir = mkdtempSync(path.join(tmpdir(), "tts-runs-"));
+  const files = {
+    runs: path.join(dir, "runs"),
+    release: path.join(dir, "release"),
+    hold: path.join(dir, "hold"),
+    fail: path.join(dir, "fail"),
+  };
+  const script = path.join(dir, "engine.mjs");
+  writeFileSync(
+    script,
+    `import { appendFileSync, existsSync } from "node:fs";
+    const files = ${JSON.stringify(files)};
+    appendFileSync(files.runs, "run\\n");
+    if (existsSync(files.fail)) process.exit(4);
+    const speak = () => process.stdout.write(Buffer.from(${JSON.stringify(wavBytes(800).toString("base64"))}, "base64"));
+    process.stdin.resume();
+    process.stdin.on("end", () => {
+      if (!existsSync(files.hold)) return speak();
+      const wait = setInterval(() => { if (existsSync(files.release)) { clearInterval(wait); speak(); } }, 20);
+    });`,
+  );
+  const runs = () =>
+    existsSync(files.runs) ? readFileSync(files.runs, "utf8").split("\n").length - 1 : 0;
+  return { command: `node ${script}`, files, runs };
+}
+
+async function setup(env: Record<string, string>) {
+  const engine = recordingEngine();
+  const deps: CoreDeps = {
+    ...t.deps,
+    config: loadConfig({
+      DATABASE_URL: t.config.DATABASE_URL,
+      TTS_COMMAND: engine.command,
+      ...env,
+    }),
+  };
+  const owner = await createUser(deps, {});
+  const person = await createUser(deps, {});
+  const stranger = await createUser(deps, {});
+  const agent = await createAgent(deps, {
+    ownerId: owner.id,
+    displayName: "Voice",
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  const { conversationId } = await addContact(deps, person.id, agent.id, [
+    "messages:read",
+    "messages:write",
+  ]);
+  const speak = (to: string, text = "hello") =>
+    sendAgentMessage(deps, { agentId: agent.id }, { to, type: "voice", tts: { text } });
+  const stored = async () =>
+    (await listAgentMessages(deps, agent.id, conversationId, { limit: 100 })).messages.length;
+  return { deps, engine, agent, person, stranger, conversationId, speak, stored };
+}
+
+describe("the send sequence charges before slow work", () => {
+  it("never starts the speech engine for a refused or rate-limited send", async () => {
+    const { engine, person, stranger, speak, stored } = await setup({
+      LIMIT_PER_RECIPIENT_PER_MIN: "2",
+    });
+    expect(await codeOf(speak(stranger.num))).toBe("not_a_contact");
+    expect(engine.runs()).toBe(0);
+
+    expect(await codeOf(speak(person.num))).toBe("ok");
+    expect(await codeOf(speak(person.num))).toBe("ok");
+    expect(engine.runs()).toBe(2);
+    expect(await codeOf(speak(person.num))).toBe("conversation_rate_limited");
+    expect(engine.runs()).toBe(2);
+    expect(await stored()).toBe(2);
+  });
+
+  it("keeps the charge of a send whose synthesis fails, and stores nothing", async () => {
+    const { engine, agent, person, speak, stored, deps } = await setup({});
+    writeFileSync(engine.files.fail, "");
+    const before = (await getAgentUsage(deps, agent.id)).usage.messages;
+    expect(await codeOf(speak(person.num))).toBe("tts_failed");
+    expect(engine.runs()).toBe(1);
+    expect((await getAgentUsage(deps, agent.id)).usage.messages).toBe(before + 1);
+    expect(await stored()).toBe(0);
+  });
+
+  it("holds no transaction open while speech is synthesized", async () => {
+    const { engine, agent, person, speak, stored, deps } = await setup({});
+    writeFileSync(engine.files.hold, "");
+    const voice = speak(person.num, "slowly");
+    while (engine.runs() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    // The engine is running: the same agent's text send to the same person (same rate rows,
+    // same conversation) goes through meanwhile.
+    const text = await sendAgentMessage(
+      deps,
+      { agentId: agent.id },
+      { to: person.num, type: "text", content: "meanwhile" },
+    );
+    expect(text.message.content).toBe("meanwhile");
+    writeFileSync(engine.files.release, "");
+    expect((await voice).message).toMatchObject({ type: "voice", transcript: "slowly" });
+    expect(await stored()).toBe(2);
+  });
+});
+
+describe("a surface with no recipient (a feed post)", () => {
+  it("is charged as a message against the per-minute limit, not a per-recipient one", async () => {
+    const { deps, agent } = await setup({
+      LIMIT_MESSAGES_PER_MIN: "2",
+      LIMIT_PER_RECIPIENT_PER_MIN: "1",
+    });
+    const stored: string[] = [];
+    const post = (text: string) =>
+      runSend(deps, {
+        agentId: agent.id,
+        charge: "message",
+        prepare: () => text,
+        access: async () => ({ recipientId: null }),
+        store: async (_tx, prepared) => {
+          stored.push(prepared);
+          return { result: prepared };
+        },
+      });
+    expect(await codeOf(post("one"))).toBe("ok");
+    expect(await codeOf(post("two"))).toBe("ok");
+    expect(await codeOf(post("three"))).toBe("rate_limited");
+    expect(stored).toEqual(["one", "two"]);
+    expect((await getAgentUsage(deps, agent.id)).usage.messages).toBe(2);
+  });
+});

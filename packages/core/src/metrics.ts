@@ -1,0 +1,173 @@
+import { timingSafeEqual } from "node:crypto";
+import { applicationName } from "@switchboard/db";
+import {
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  Histogram,
+  type Metric,
+  register,
+} from "prom-client";
+import type { CoreDeps } from "./deps";
+import { type JobQueueDepth, readJobQueue } from "./jobs/job-queue";
+
+/**
+ * The process's Prometheus metrics (prom-client's default registry, served at `/metrics` on the
+ * web app and the worker, behind METRICS_TOKEN when set). Metrics are created once per process,
+ * whichever module asks first: Next may load this module more than once, the registry is one.
+ * Recording is in-memory only; anything that needs the database is read when scraped.
+ */
+
+function once<M extends Metric>(name: string, make: () => M): M {
+  return (register.getSingleMetric(name) as M | undefined) ?? make();
+}
+
+if (!register.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics();
+
+export const metrics = {
+  requestSeconds: once(
+    "switchboard_http_request_duration_seconds",
+    () =>
+      new Histogram({
+        name: "switchboard_http_request_duration_seconds",
+        help: "API request latency by surface, route (operation id) and status",
+        labelNames: ["surface", "route", "status"],
+        buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10, 30],
+      }),
+  ),
+  refusals: once(
+    "switchboard_refusals_total",
+    () =>
+      new Counter({
+        name: "switchboard_refusals_total",
+        help: "API and stream answers with an error, by code",
+        labelNames: ["code"],
+      }),
+  ),
+  eventsAppended: once(
+    "switchboard_events_appended_total",
+    () =>
+      new Counter({
+        name: "switchboard_events_appended_total",
+        help: "Events written to the event log, by type",
+        labelNames: ["type"],
+      }),
+  ),
+  deliveries: once(
+    "switchboard_webhook_deliveries_total",
+    () =>
+      new Counter({
+        name: "switchboard_webhook_deliveries_total",
+        help: "Webhook delivery attempts by outcome",
+        labelNames: ["outcome"],
+      }),
+  ),
+  deliveryLag: once(
+    "switchboard_webhook_delivery_lag_seconds",
+    () =>
+      new Histogram({
+        name: "switchboard_webhook_delivery_lag_seconds",
+        help: "From an event's commit to its webhook receiver's 2xx, retries included",
+        buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
+      }),
+  ),
+  jobs: once(
+    "switchboard_jobs_total",
+    () =>
+      new Counter({
+        name: "switchboard_jobs_total",
+        help: "Jobs run by this worker, by name and outcome",
+        labelNames: ["job", "outcome"],
+      }),
+  ),
+  streamConnections: once(
+    "switchboard_stream_connections",
+    () => new Gauge({ name: "switchboard_stream_connections", help: "Open stream connections" }),
+  ),
+  streamFrames: once(
+    "switchboard_stream_frames_total",
+    () =>
+      new Counter({
+        name: "switchboard_stream_frames_total",
+        help: "Stream frames by direction (in: from agents, out: to agents)",
+        labelNames: ["direction"],
+      }),
+  ),
+  parkedPolls: once(
+    "switchboard_longpolls_parked",
+    () =>
+      new Gauge({
+        name: "switchboard_longpolls_parked",
+        help: "GET /updates calls waiting for events",
+      }),
+  ),
+};
+
+/**
+ * What only Postgres knows, read when scraped: the job queue as a whole (every worker's jobs
+ * ready to run, and the age of the oldest), and this process's pool (its connections open and
+ * busy, out of its size). Registered by the process that can read them.
+ */
+export function registerDatabaseMetrics(deps: CoreDeps): void {
+  if (register.getSingleMetric("switchboard_job_queue_ready")) return;
+  // One read serves both gauges of a scrape.
+  let last: Promise<JobQueueDepth> | null = null;
+  const read = () => {
+    last ??= readJobQueue(deps).finally(() => setTimeout(() => (last = null), 1000));
+    return last;
+  };
+  new Gauge({
+    name: "switchboard_job_queue_ready",
+    help: "Jobs due and waiting for a worker",
+    async collect() {
+      this.set((await read()).ready);
+    },
+  });
+  new Gauge({
+    name: "switchboard_job_queue_oldest_seconds",
+    help: "Age of the oldest job waiting for a worker",
+    async collect() {
+      this.set((await read()).oldestSeconds);
+    },
+  });
+  new Gauge({
+    name: "switchboard_db_pool_size",
+    help: "Connections this process's pool may open",
+    collect() {
+      this.set(deps.sql.options.max);
+    },
+  });
+  new Gauge({
+    name: "switchboard_db_pool_connections",
+    help: "This process's open connections by state (active: running a statement; the scrape's own is not counted)",
+    labelNames: ["state"],
+    async collect() {
+      const rows = await deps.sql<{ state: string; n: number }[]>`
+        select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
+        where application_name = ${applicationName} and pid <> pg_backend_pid()
+        group by 1`;
+      this.reset();
+      for (const state of ["active", "idle", "idle in transaction"]) this.set({ state }, 0);
+      for (const row of rows) this.set({ state: row.state }, row.n);
+    },
+  });
+}
+
+/** The exposition text and its content type. */
+export async function metricsText(): Promise<{ contentType: string; body: string }> {
+  return { contentType: register.contentType, body: await register.metrics() };
+}
+
+/**
+ * Whether a scrape may read the metrics: anyone when METRICS_TOKEN is unset (a private
+ * network), else only `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time).
+ */
+export function metricsAllowed(
+  config: { METRICS_TOKEN?: string },
+  authorization: string | null | undefined,
+): boolean {
+  if (!config.METRICS_TOKEN) return true;
+  const given = Buffer.from(authorization ?? "");
+  const wanted = Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}

@@ -1,0 +1,22 @@
+/**
+ * A process that has been asked to stop (SIGTERM) drains: it finishes what it is doing but
+ * parks nothing new, and answers parked long-polls at once (with what they have, often nothing:
+ * the agent polls again and reaches a process that is staying). Readiness reports not_ready so a
+ * load balancer sends no more traffic.
+ *
+ * One state per process, kept on globalThis: Next may load this module more than once.
+ */
+const holder = globalThis as typeof globalThis & { __switchboardDrain?: AbortController };
+holder.__switchboardDrain ??= new AbortController();
+const draining = holder.__switchboardDrain;
+
+/** Aborted once the process begins to drain. */
+export const drainSignal: AbortSignal = draining.signal;
+
+export function beginDrain(): void {
+  draining.abort();
+}
+
+export function isDraining(): boolean {
+  return draining.signal.aborted;
+}

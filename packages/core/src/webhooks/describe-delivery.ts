@@ -1,0 +1,60 @@
+import type { WebhookDelivery } from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+import { and, eq } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { toAgentEvent } from "../events/append-event";
+import { explainDeliveryError } from "./explain-delivery-error";
+
+const { events, webhookDeliveries } = schema;
+
+/** One event's delivery in full, for the detail panel of the owner's webhook page. */
+export interface WebhookDeliveryDetail extends WebhookDelivery {
+  /** The latest attempt's request: the headers it sent (null before the first) and the body. */
+  request: { headers: Record<string, string> | null; body: string };
+  /** The receiver's answer to the latest attempt. */
+  response: { httpStatus: number | null; excerpt: string | null };
+  attemptedAt: string | null;
+  createdAt: string;
+  /** What went wrong, in words (null when nothing did). */
+  problem: string | null;
+}
+
+/** The delivery of one of the agent's events, with what was sent and what came back. */
+export async function getWebhookDeliveryDetail(
+  deps: CoreDeps,
+  agentId: string,
+  eventId: string,
+): Promise<WebhookDeliveryDetail> {
+  const [row] = await deps.db
+    .select({ delivery: webhookDeliveries, event: events })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.eventId, eventId)));
+  if (!row) throw new CoreError("not_found", `No delivery of ${eventId} for this agent`);
+  const { delivery, event } = row;
+  const iso = (date: Date | null) => date?.toISOString() ?? null;
+  return {
+    eventId: delivery.eventId,
+    eventSeq: delivery.eventSeq,
+    eventType: delivery.eventType,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    httpStatus: delivery.httpStatus,
+    latencyMs: delivery.latencyMs,
+    error: delivery.error,
+    nextAttemptAt: iso(delivery.nextAttemptAt),
+    updatedAt: delivery.updatedAt.toISOString(),
+    request: {
+      headers: delivery.requestHeaders ?? null,
+      body: JSON.stringify(toAgentEvent(event), null, 2),
+    },
+    response: { httpStatus: delivery.httpStatus, excerpt: delivery.responseExcerpt },
+    attemptedAt: iso(delivery.attemptedAt),
+    createdAt: delivery.createdAt.toISOString(),
+    problem:
+      delivery.status === "succeeded"
+        ? null
+        : explainDeliveryError(delivery.error, delivery.httpStatus),
+  };
+}
