@@ -4,18 +4,19 @@ import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
+  addContact,
   assertAgentActive,
   authenticateAgent,
   authenticateDeveloper,
-  CoreError,
   createAgent,
   createUser,
   getAgentMe,
   listAgentTokens,
   listDeveloperKeys,
+  listPersonEmailThreads,
   readEvents,
 } from "@switchboard/core";
-import { createTestDeps } from "@switchboard/core/testing";
+import { codeOf, createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
@@ -49,16 +50,6 @@ async function cli(...args: string[]) {
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-async function codeOf(promise: Promise<unknown>) {
-  try {
-    await promise;
-    return "ok";
-  } catch (error) {
-    if (error instanceof CoreError) return error.code;
-    throw error;
-  }
-}
 
 describe("accounts", () => {
   it("creates people and agents with the contract's output shapes, owners by number or id", async () => {
@@ -410,5 +401,123 @@ describe("as a person", () => {
         )
       ).err.error.code,
     ).toBe("validation_error");
+  });
+});
+
+describe("email", () => {
+  it("email send starts a thread, replies with --thread, and several --to make a group", async () => {
+    const owner = await createUser(t.deps, {});
+    const person = await createUser(t.deps, { displayName: "Pat" });
+    const friend = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, {
+      ownerId: owner.id,
+      displayName: "Mail",
+      requestedScopes: ["emails:read", "emails:write"],
+    });
+    await addContact(t.deps, person.id, agent.id, ["emails:read"]);
+    const email = (...flags: string[]) => cli("email", "send", "--from", person.num, ...flags);
+
+    const first = await email("--to", agent.num, "--subject", "Hello", "--content", "First");
+    expect(first.out).toEqual({
+      threadId: expect.stringMatching(/^eth_/),
+      messageId: expect.stringMatching(/^eml_/),
+    });
+    const reply = await email(
+      "--to",
+      agent.num,
+      "--thread",
+      first.out.threadId,
+      "--content",
+      "2nd",
+    );
+    expect(reply.out).toEqual({ threadId: first.out.threadId, messageId: expect.any(String) });
+    const { events } = await readEvents(t.deps, agent.id, 0, 100);
+    expect(
+      events.flatMap((e) => (e.type === "email.received" ? [e.payload.email?.content] : [])),
+    ).toEqual(["First", "2nd"]);
+
+    const group = await email(
+      "--to",
+      `${agent.id},${friend.num}`,
+      "--subject",
+      "All of us",
+      "--content",
+      "Hi both",
+    );
+    const [listed] = await listPersonEmailThreads(t.deps, friend.id);
+    expect(listed).toMatchObject({ id: group.out.threadId, isGroup: true, subject: "All of us" });
+
+    expect((await email("--to", agent.num, "--content", "no subject")).err.error.code).toBe(
+      "validation_error",
+    );
+    expect((await email("--to", agent.num, "--subject", "S")).err.error.message).toMatch(
+      /--content/,
+    );
+  });
+});
+
+describe("calls", () => {
+  it("call end records a call and tells agents granted calls:read, with the usage on bad flags", async () => {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, {
+      ownerId: owner.id,
+      displayName: "Calls",
+      requestedScopes: ["calls:read"],
+    });
+    const [ann, bob, cy] = [
+      await createUser(t.deps, {}),
+      await createUser(t.deps, {}),
+      await createUser(t.deps, {}),
+    ];
+    await addContact(t.deps, ann.id, agent.id, ["calls:read"]);
+    const ended = await cli(
+      "call",
+      "end",
+      "--user",
+      ann.num,
+      "--participants",
+      `${bob.num},${cy.id}`,
+      "--group",
+      "--duration",
+      "90",
+      "--summary",
+      "We planned the trip.",
+      "--transcript",
+      "Ann: Lisbon?",
+    );
+    expect(ended.out).toEqual({ callId: expect.stringMatching(/^cal_/) });
+    const [event] = (await readEvents(t.deps, agent.id, 0, 10)).events.filter(
+      (e) => e.type === "call.ended",
+    );
+    expect(event?.payload).toMatchObject({
+      callId: ended.out.callId,
+      user: { id: ann.id },
+      participants: [{ id: ann.id }, { id: bob.id }, { id: cy.id }],
+      isGroup: true,
+      duration: 90,
+      summary: "We planned the trip.",
+      transcript: "Ann: Lisbon?",
+      transcriptTruncated: false,
+    });
+
+    // --participants may name the user again; a 1:1 call without --group is two people.
+    const oneToOne = await cli(
+      "call",
+      "end",
+      "--user",
+      ann.id,
+      "--participants",
+      `${ann.id},${bob.id}`,
+    );
+    expect(oneToOne.out).toEqual({ callId: expect.stringMatching(/^cal_/) });
+    for (const args of [
+      ["--participants", `${bob.id},${cy.id}`],
+      ["--participants", bob.id, "--duration", "1.5"],
+      ["--participants", bob.id, "--summary", "no transcript"],
+    ]) {
+      const refused = await cli("call", "end", "--user", ann.id, ...args);
+      expect(refused.err.error.code).toBe("validation_error");
+      expect(refused.err.error.message).toMatch(/usage: switchboard call end --user USER/);
+    }
   });
 });

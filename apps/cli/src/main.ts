@@ -1,9 +1,13 @@
 import { runCli } from "./command";
 import { actionCommands } from "./commands/actions";
 import { agentCommands } from "./commands/agent";
+import { callCommands } from "./commands/call";
 import { devkeyCommands } from "./commands/devkey";
+import { emailCommands } from "./commands/email";
+import { listenCommands } from "./commands/listen";
 import { personCommands } from "./commands/person";
 import { tokenCommands } from "./commands/token";
+import { triggerCommands } from "./commands/trigger";
 import { userCommands } from "./commands/user";
 import { webhookCommands } from "./commands/webhook";
 
@@ -16,6 +20,10 @@ const commands = [
   ...devkeyCommands,
   ...personCommands,
   ...actionCommands,
+  ...emailCommands,
+  ...callCommands,
+  ...listenCommands,
+  ...triggerCommands,
 ];
 
 const argv = process.argv.slice(2);

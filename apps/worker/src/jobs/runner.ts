@@ -1,34 +1,95 @@
+import { EventEmitter } from "node:events";
 import {
   type CoreDeps,
   cleanupExpired,
+  type DeliveryOutcome,
   deliverWebhook,
+  drainWebhook,
   expireAction,
   fireRecordDue,
+  forgetWorkers,
+  heartbeatWorkers,
   type JobName,
-  type RecordDueJob,
+  type JobPayload,
+  jobNames,
+  jobPayloads,
+  log,
+  metrics,
+  sealStoredWebhookSecrets,
   unlockStaleJobs,
+  withLogContext,
 } from "@switchboard/core";
-import { Logger, type Runner, run, type Task } from "graphile-worker";
+import { describeError, safeError } from "@switchboard/db";
+import { Logger, type Runner, run, type Task, type WorkerEvents } from "graphile-worker";
 import pg from "pg";
+import type { ZodType } from "zod";
 
-/** One entry per job name core can enqueue; each task is a thin adapter over core. */
-const tasks: Record<JobName, (deps: CoreDeps, payload: unknown) => Promise<void>> = {
+type Tasks = { [N in JobName]: (deps: CoreDeps, payload: JobPayload<N>) => Promise<void> };
+
+/** One entry per job of core's job registry; each task is a thin adapter over core. */
+const tasks: Tasks = {
   maintenance_cleanup: async (deps) => {
     await cleanupExpired(deps);
   },
-  action_expire: async (deps, payload) => {
-    await expireAction(deps, (payload as { actionId: string }).actionId);
+  action_expire: async (deps, { actionId }) => {
+    await expireAction(deps, actionId);
   },
-  record_due: async (deps, payload) => {
-    await fireRecordDue(deps, payload as RecordDueJob);
+  record_due: async (deps, job) => {
+    await fireRecordDue(deps, job);
   },
-  webhook_deliver: async (deps, payload) => {
-    await deliverWebhook(deps, (payload as { deliveryId: number }).deliveryId);
+  webhook_drain: async (deps, { agentId }) => {
+    await drainWebhook(deps, agentId, DRAIN_SLICE_MS, recordDelivery);
+  },
+  webhook_deliver: async (deps, { deliveryId }) => {
+    recordDelivery(await deliverWebhook(deps, deliveryId), deliveryId);
   },
 };
 
+/** How long one drain job delivers before it hands over to a fresh job behind other agents'. */
+const DRAIN_SLICE_MS = 1000;
+
+function recordDelivery(outcome: DeliveryOutcome, deliveryId: number): void {
+  log.info({ deliveryId, outcome: outcome.status, httpStatus: outcome.httpStatus }, "delivery");
+  metrics.deliveries.inc({ outcome: outcome.status });
+  if (outcome.lagMs !== undefined) metrics.deliveryLag.observe(outcome.lagMs / 1000);
+}
+
+const schemas: { [N in JobName]: ZodType<JobPayload<N>> } = jobPayloads;
+
+/**
+ * Runs a job with its payload parsed by the registry (a malformed job fails, and is retried),
+ * logging one line for it; lines logged inside carry the job's name and id.
+ */
+function runTask<N extends JobName>(
+  deps: CoreDeps,
+  name: N,
+  payload: unknown,
+  jobId: string,
+): Promise<void> {
+  return withLogContext({ job: name, jobId }, async () => {
+    const started = performance.now();
+    let outcome = "failed";
+    try {
+      const parsed = schemas[name].safeParse(payload);
+      // One line naming each bad field: the job's last_error and the log show it whole.
+      if (!parsed.success)
+        throw new Error(
+          `invalid ${name} payload: ${parsed.error.issues
+            .map((issue) => `${issue.path.join(".") || "(payload)"}: ${issue.message}`)
+            .join("; ")}`,
+        );
+      await tasks[name](deps, parsed.data);
+      outcome = "done";
+    } finally {
+      const ms = Math.round((performance.now() - started) * 10) / 10;
+      log.info({ outcome, ms }, "job");
+      metrics.jobs.inc({ job: name, outcome });
+    }
+  });
+}
+
 const logger = new Logger(() => (level, message) => {
-  if (level === "error" || level === "warning") console.warn(`[jobs] ${message}`);
+  if (level === "error" || level === "warning") log.warn({ component: "jobs" }, message);
 });
 
 /**
@@ -40,31 +101,63 @@ export async function startJobRunner(
   connectionString: string,
 ): Promise<{ stop(): Promise<void> }> {
   // Our own pool, so a connection dropped while Postgres shuts down is logged, never a crash.
-  const pgPool = new pg.Pool({ connectionString, max: 12 });
-  pgPool.on("error", (error) => console.warn(`[jobs] connection lost: ${error.message}`));
-  const taskList: Record<string, Task> = Object.fromEntries(
-    Object.entries(tasks).map(([name, handle]) => [name, (payload) => handle(deps, payload)]),
+  const concurrency = deps.config.JOB_CONCURRENCY;
+  const pgPool = new pg.Pool({ connectionString, max: concurrency + 2 });
+  pgPool.on("error", (error) =>
+    log.warn({ component: "jobs", err: describeError(error) }, "job queue connection lost"),
   );
+  // A failed job's error is logged and kept (`last_error`) by the queue: described without the
+  // bound parameters a failed query's error carries.
+  const taskList: Record<string, Task> = Object.fromEntries(
+    jobNames.map((name) => [
+      name,
+      (payload, helpers) =>
+        runTask(deps, name, payload, helpers.job.id).catch((error: unknown) => {
+          throw safeError(error);
+        }),
+    ]),
+  );
+  // Our worker ids, stamped as alive while this process runs (known before any takes a job).
+  const events: WorkerEvents = new EventEmitter();
+  const workerIds = new Set<string>();
+  events.on("worker:create", ({ worker }) => workerIds.add(worker.workerId));
+  events.on("worker:stop", ({ worker }) => workerIds.delete(worker.workerId));
   const runner: Runner = await run({
     pgPool,
-    concurrency: 10,
+    events,
+    concurrency,
     noHandleSignals: true,
     pollInterval: 2000,
     logger,
     taskList,
     crontab: "*/15 * * * * maintenance_cleanup",
   });
-  // Dead workers' locks: swept now (a restart after a crash) and then regularly.
-  const sweep = () =>
-    unlockStaleJobs(deps.db, deps.config.JOB_LOCK_STALE_S).catch((error) =>
-      console.warn(`[jobs] stale lock sweep failed: ${(error as Error).message}`),
+  // Alive: a heartbeat several times per JOB_LOCK_STALE_S. Dead workers' locks: swept now (a
+  // restart after a crash) and then regularly.
+  const stale = deps.config.JOB_LOCK_STALE_S;
+  const heartbeat = () =>
+    heartbeatWorkers(deps.db, workerIds).catch((error) =>
+      log.warn({ component: "jobs", err: describeError(error) }, "worker heartbeat failed"),
     );
+  const sweep = () =>
+    unlockStaleJobs(deps.db, stale).catch((error) =>
+      log.warn({ component: "jobs", err: describeError(error) }, "stale lock sweep failed"),
+    );
+  await heartbeat();
   await sweep();
-  const sweeper = setInterval(sweep, Math.min(60, deps.config.JOB_LOCK_STALE_S) * 1000);
+  // Webhook secrets kept in clear by an older version (or under an earlier key) are sealed now.
+  await sealStoredWebhookSecrets(deps).catch((error) =>
+    log.warn({ component: "jobs", err: describeError(error) }, "sealing webhook secrets failed"),
+  );
+  const beater = setInterval(heartbeat, Math.min(10, stale / 4) * 1000);
+  const sweeper = setInterval(sweep, Math.min(60, stale) * 1000);
   return {
     stop: async () => {
       clearInterval(sweeper);
+      clearInterval(beater);
+      const ids = [...workerIds];
       await runner.stop();
+      await forgetWorkers(deps.db, ids).catch(() => {});
       await pgPool.end();
     },
   };

@@ -14,19 +14,16 @@ import {
   CoreError,
   type Lease,
   latestSeq,
+  log,
+  metrics,
   type OpenReply,
   readEvents,
 } from "@switchboard/core";
+import { describeError } from "@switchboard/db";
 import type { WebSocket } from "ws";
-import { handlePing } from "./frames/ping";
-import {
-  endReply,
-  handleReplyAbort,
-  handleReplyDelta,
-  handleReplyEnd,
-  handleReplyStart,
-  handleTyping,
-} from "./frames/replies";
+import type { FrameContext, FrameHandler } from "./frame-context";
+import { endReply, frameHandlers } from "./frames";
+import { OpenReplies } from "./open-replies";
 
 export interface ConnectionOptions {
   agentId: string;
@@ -36,47 +33,51 @@ export interface ConnectionOptions {
   afterSeq?: number;
 }
 
-export type FrameHandler<F extends ClientFrame = ClientFrame> = (
-  connection: StreamConnection,
-  frame: F,
-) => Promise<void>;
-
-const handlers: { [T in ClientFrame["type"]]: FrameHandler<Extract<ClientFrame, { type: T }>> } = {
-  ping: handlePing,
-  typing: handleTyping,
-  "reply.start": handleReplyStart,
-  "reply.delta": handleReplyDelta,
-  "reply.end": handleReplyEnd,
-  "reply.abort": handleReplyAbort,
-};
-
 /**
  * One agent's stream connection: replays from `afterSeq`, then follows the event log live with
  * no gap or duplicate at the hand-over (one cursor, one pump), answers client frames, and
  * re-checks the token on every ping and heartbeat (closing with 1008 and the error code).
+ *
+ * Flow: the pump stops while more than STREAM_SEND_BUFFER_BYTES wait unsent and goes on when
+ * the client has read them, so a slow reader costs a bounded buffer, not the whole log; one that
+ * does not read at all cannot answer the heartbeat's ping either and is dropped. Each heartbeat
+ * and client `ping` also re-reads the log, so a lost wake-up delays events by a beat at most.
  */
-export class StreamConnection {
+export class StreamConnection implements FrameContext {
   private cursor = 0;
   private pumping: Promise<void> | null = null;
   private pumpAgain = false;
+  private drainWait: NodeJS.Timeout | null = null;
   private closed = false;
   private alive = true;
   private frames = { windowStart: 0, count: 0 };
-  private deltas = { windowStart: 0, count: 0 };
-  /** Replies open on this connection by the agent's `streamId`, each with its idle timer. */
-  readonly replies = new Map<string, { reply: OpenReply; idle: ReturnType<typeof setTimeout> }>();
+  readonly replies: OpenReplies;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   /** Client frames are handled one at a time, in the order they arrived. */
   private inbox: Promise<void> = Promise.resolve();
+
+  /** When hello went out (0 before: the connection never opened). */
+  private openedAt = 0;
+  private framesIn = 0;
 
   constructor(
     readonly ws: WebSocket,
     readonly deps: CoreDeps,
     readonly options: ConnectionOptions,
-  ) {}
+  ) {
+    this.replies = new OpenReplies(deps.config, (streamId, reply) => this.endIdle(streamId, reply));
+  }
 
   get agentId(): string {
     return this.options.agentId;
+  }
+
+  get connectionId(): string {
+    return this.options.lease.id;
+  }
+
+  catchUp(): void {
+    this.pump();
   }
 
   async start(): Promise<void> {
@@ -102,6 +103,16 @@ export class StreamConnection {
     const seq = await latestSeq(this.deps, this.agentId);
     this.cursor = this.options.afterSeq ?? seq;
     this.send({ type: "hello", seq });
+    this.openedAt = performance.now();
+    metrics.streamConnections.inc();
+    log.info(
+      {
+        agentId: this.agentId,
+        connectionId: this.connectionId,
+        afterSeq: this.options.afterSeq ?? null,
+      },
+      "stream connected",
+    );
     ready();
     this.pump();
 
@@ -109,7 +120,11 @@ export class StreamConnection {
       () =>
         void this.heartbeat().catch((error) => {
           // The database is briefly out of reach (or shutting down): try again next beat.
-          if (!this.closed) console.warn(`stream heartbeat failed: ${(error as Error).message}`);
+          if (!this.closed)
+            log.warn(
+              { agentId: this.agentId, err: describeError(error) },
+              "stream heartbeat failed",
+            );
         }),
       this.deps.config.STREAM_HEARTBEAT_S * 1000,
     );
@@ -117,7 +132,10 @@ export class StreamConnection {
   }
 
   send(frame: ServerFrame): void {
-    if (!this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(frame));
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(JSON.stringify(frame));
+    metrics.streamFrames.inc({ direction: "out" });
+    if (frame.type === "error") metrics.refusals.inc({ code: frame.error.code });
   }
 
   sendError(
@@ -151,9 +169,14 @@ export class StreamConnection {
     void this.dispose();
   }
 
-  /** Sends every event after the cursor; calls during a run make it run once more. */
+  /**
+   * Sends every event after the cursor; calls during a run make it run once more. Stops while
+   * the socket's unsent bytes are above STREAM_SEND_BUFFER_BYTES and picks up when they drain.
+   */
   private pump(): void {
-    if (this.pumping) {
+    // A wake-up between subscribing and hello finds no cursor yet; start() pumps after hello.
+    if (!this.openedAt) return;
+    if (this.pumping || this.drainWait) {
       this.pumpAgain = true;
       return;
     }
@@ -162,20 +185,44 @@ export class StreamConnection {
         this.pumpAgain = false;
         for (;;) {
           if (this.closed) return;
+          if (this.congested()) return this.waitForDrain();
           const page = await readEvents(this.deps, this.agentId, this.cursor, 100);
-          for (const event of page.events) this.send({ type: "event", event });
-          this.cursor = page.nextSeq;
-          if (page.events.length < 100) break;
+          for (const event of page.events) {
+            if (this.closed) return;
+            this.send({ type: "event", event });
+            this.cursor = event.seq;
+            if (this.congested()) break;
+          }
+          if (page.events.length < 100 && !this.congested()) break;
         }
       } while (this.pumpAgain);
     })()
-      .catch((error) => console.error("stream pump failed", error))
+      .catch((error) =>
+        log.error({ agentId: this.agentId, err: describeError(error) }, "stream pump failed"),
+      )
       .finally(() => {
         this.pumping = null;
       });
   }
 
+  private congested(): boolean {
+    return this.ws.bufferedAmount > this.deps.config.STREAM_SEND_BUFFER_BYTES;
+  }
+
+  /** Looks again every 50 ms until the client has read the buffer down, then pumps on. */
+  private waitForDrain(): void {
+    this.drainWait = setInterval(() => {
+      if (this.closed || !this.congested()) {
+        if (this.drainWait) clearInterval(this.drainWait);
+        this.drainWait = null;
+        if (!this.closed) this.pump();
+      }
+    }, 50);
+  }
+
   private async receive(text: string, isBinary: boolean): Promise<void> {
+    this.framesIn += 1;
+    metrics.streamFrames.inc({ direction: "in" });
     if (!this.countFrame()) return;
     let json: unknown;
     try {
@@ -198,7 +245,7 @@ export class StreamConnection {
       return;
     }
     const frame = parsed.data as ClientFrame;
-    const handler = handlers[frame.type] as FrameHandler;
+    const handler = frameHandlers[frame.type] as FrameHandler;
     try {
       await handler(this, frame);
     } catch (error) {
@@ -206,63 +253,25 @@ export class StreamConnection {
       if (error instanceof CoreError)
         this.sendError(error.code, error.message, { streamId, ...error.details });
       else {
-        console.error("stream frame failed", error);
+        log.error(
+          { agentId: this.agentId, frame: frame.type, err: describeError(error) },
+          "stream frame failed",
+        );
         this.sendError("internal_error", "Something went wrong on our side", { streamId });
       }
     }
   }
 
-  openReply(streamId: string, reply: OpenReply): void {
-    this.replies.set(streamId, { reply, idle: this.idleTimer(streamId, reply) });
-  }
-
-  openReplyOf(streamId: string): OpenReply {
-    const open = this.replies.get(streamId)?.reply;
-    if (!open) throw new CoreError("not_found", `No open reply named ${streamId}`);
-    return open;
-  }
-
-  /** A delta arrived: the reply's idle clock starts again. */
-  touchReply(streamId: string): void {
-    const open = this.replies.get(streamId);
-    if (!open) return;
-    clearTimeout(open.idle);
-    open.idle = this.idleTimer(streamId, open.reply);
-  }
-
-  closeReply(streamId: string): void {
-    const open = this.replies.get(streamId);
-    if (open) clearTimeout(open.idle);
-    this.replies.delete(streamId);
-  }
-
   /** A reply with no delta for STREAM_REPLY_IDLE_S is ended as if the agent had sent reply.end. */
-  private idleTimer(streamId: string, reply: OpenReply) {
-    return setTimeout(() => {
-      this.inbox = this.inbox.then(() =>
-        endReply(this, streamId, reply).catch((error) => {
-          if (error instanceof CoreError)
-            this.sendError(error.code, `Idle reply ended: ${error.message}`, { streamId });
-          else console.error("idle reply end failed", error);
-        }),
-      );
-    }, this.deps.config.STREAM_REPLY_IDLE_S * 1000);
-  }
-
-  /** At most STREAM_DELTAS_PER_SEC deltas a second on this connection (else 429, not added). */
-  countDelta(): void {
-    const windowStart = Math.floor(Date.now() / 1000) * 1000;
-    if (windowStart !== this.deltas.windowStart) this.deltas = { windowStart, count: 0 };
-    this.deltas.count += 1;
-    const max = this.deps.config.STREAM_DELTAS_PER_SEC;
-    if (this.deltas.count > max)
-      throw new CoreError(
-        "rate_limited",
-        `At most ${max} deltas a second; this one was not added`,
-        {
-          retryAfterSeconds: 1,
-        },
-      );
+  private endIdle(streamId: string, reply: OpenReply): void {
+    this.inbox = this.inbox.then(() =>
+      endReply(this, streamId, reply).catch((error) => {
+        if (error instanceof CoreError)
+          this.sendError(error.code, `Idle reply ended: ${error.message}`, { streamId });
+        else
+          log.error({ agentId: this.agentId, err: describeError(error) }, "idle reply end failed");
+      }),
+    );
   }
 
   /** At most STREAM_FRAMES_PER_MIN client frames per minute on this connection. */
@@ -292,19 +301,29 @@ export class StreamConnection {
     }
     this.alive = false;
     this.ws.ping();
-    if (await this.reauthorize())
-      await this.options.lease.renew(this.deps.config.STREAM_HEARTBEAT_S * 3000);
+    if (!(await this.reauthorize())) return;
+    await this.options.lease.renew(this.deps.config.STREAM_HEARTBEAT_S * 3000);
+    this.pump();
   }
 
   private async dispose(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.openedAt) metrics.streamConnections.dec();
+    log.info(
+      {
+        agentId: this.agentId,
+        connectionId: this.connectionId,
+        seconds: this.openedAt ? Math.round((performance.now() - this.openedAt) / 100) / 10 : 0,
+        framesIn: this.framesIn,
+      },
+      "stream closed",
+    );
+    if (this.drainWait) clearInterval(this.drainWait);
     for (const cleanup of this.cleanups.splice(0)) await cleanup();
     // A reply cannot be finished without its connection: its partial text is discarded.
-    for (const [streamId, { reply }] of [...this.replies]) {
-      this.closeReply(streamId);
+    for (const reply of this.replies.clear())
       await abortStreamedReply(this.deps, reply).catch(() => {});
-    }
     // If the database is unreachable (shutting down), the lease simply expires on its own.
     await this.options.lease.release().catch(() => {});
   }

@@ -7,6 +7,7 @@ import {
   listPersonMessages,
   mintAgentToken,
   pauseAgent,
+  removeContact,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -185,6 +186,26 @@ describe("streamed replies", () => {
     await pauseAgent(t.deps, other.agent.id);
     other.client.send({ type: "reply.start", streamId: "g", to: other.person.num });
     expect(await other.client.closed).toEqual({ code: 1008, reason: "agent_paused" });
+  });
+
+  it("re-reads the person's standing on every delta: a block or removal ends the reply unstored", async () => {
+    const cases = [
+      { code: "blocked", act: blockAgent },
+      { code: "not_a_contact", act: removeContact },
+    ] as const;
+    for (const { code, act } of cases) {
+      const { client, next, agent, person, conversationId } = await streaming();
+      client.send({ type: "reply.start", streamId: "j", conversationId });
+      await next("reply.started");
+      client.send({ type: "reply.delta", streamId: "j", text: "before " });
+      await expect.poll(() => partial(person.id, conversationId)).toEqual(["before "]);
+      await act(t.deps, person.id, agent.id);
+      client.send({ type: "reply.delta", streamId: "j", text: "after" });
+      expect(await next("error")).toMatchObject({ streamId: "j", error: { code } });
+      expect(await partial(person.id, conversationId)).toEqual([]);
+      client.send({ type: "reply.end", streamId: "j" });
+      expect(await next("error")).toMatchObject({ streamId: "j", error: { code: "not_found" } });
+    }
   });
 
   it("ends a reply idle for STREAM_REPLY_IDLE_S; a closed connection's reply is discarded", async () => {

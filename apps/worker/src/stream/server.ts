@@ -12,8 +12,10 @@ import {
   authenticateAgent,
   type CoreDeps,
   CoreError,
+  log,
   parseAuthorization,
 } from "@switchboard/core";
+import { describeError } from "@switchboard/db";
 import { WebSocketServer } from "ws";
 import { StreamConnection } from "./connection";
 
@@ -27,10 +29,24 @@ export const STREAM_PATH = "/ws/agent/v1/stream";
 export function attachStream(server: Server, deps: CoreDeps): WebSocketServer {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   server.on("upgrade", (request, socket, head) => {
-    void upgrade(wss, deps, request, socket, head);
+    // Node hands an upgrading socket over with no 'error' listener of its own. A client that
+    // resets the connection while we authenticate would raise an uncaught error and end the
+    // process, so the listener goes on first, before anything is awaited.
+    socket.on("error", destroyOnError);
+    upgrade(wss, deps, request, socket, head).catch((error: unknown) => {
+      log.error({ err: describeError(error) }, "stream upgrade failed");
+      socket.destroy();
+    });
   });
   return wss;
 }
+
+function destroyOnError(this: Duplex): void {
+  this.destroy();
+}
+
+/** Whether the client is still there to take an answer (it may have gone while we awaited). */
+const gone = (socket: Duplex) => socket.destroyed || !socket.readable || !socket.writable;
 
 async function upgrade(
   wss: WebSocketServer,
@@ -59,21 +75,33 @@ async function upgrade(
       deps.config.STREAM_HEARTBEAT_S * 3000,
       "stream connections",
     );
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      const connection = new StreamConnection(ws, deps, {
-        agentId: principal.agentId,
-        token,
-        lease,
-        afterSeq: query.data.afterSeq,
+    // ws completes (or drops) the handshake synchronously; a client that left during the awaits
+    // above gets no connection, and its lease is given back now rather than held until it expires.
+    let connection: StreamConnection | undefined;
+    if (!gone(socket)) {
+      socket.off("error", destroyOnError); // ws listens from here on
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        connection = new StreamConnection(ws, deps, {
+          agentId: principal.agentId,
+          token,
+          lease,
+          afterSeq: query.data.afterSeq,
+        });
       });
-      connection.start().catch((error) => {
-        console.error("stream start failed", error);
-        connection.close(1011, "internal_error");
-      });
+    }
+    if (!connection) {
+      socket.destroy();
+      await lease.release().catch(() => {});
+      return;
+    }
+    const started = connection;
+    started.start().catch((error) => {
+      log.error({ err: describeError(error) }, "stream start failed");
+      started.close(1011, "internal_error");
     });
   } catch (error) {
     if (error instanceof CoreError) return refuse(socket, error);
-    console.error("stream upgrade failed", error);
+    log.error({ err: describeError(error) }, "stream upgrade failed");
     refuse(socket, new CoreError("internal_error", "Something went wrong on our side"));
   }
 }
@@ -92,6 +120,7 @@ function streamToken(fromQuery: string | undefined, header: string | undefined):
 }
 
 function refuse(socket: Duplex, error: CoreError): void {
+  if (gone(socket)) return;
   const status = errorStatus[error.code];
   const body: ApiError = { error: { code: error.code, message: error.message, ...error.details } };
   const json = JSON.stringify(body);

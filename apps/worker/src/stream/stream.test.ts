@@ -1,16 +1,15 @@
+import type { AgentEvent } from "@switchboard/contract";
+import { createDeps, pauseAgent, revokeAgentToken } from "@switchboard/core";
 import {
   appendEvents,
-  createAgent,
-  createDeps,
-  createUser,
-  mintAgentToken,
-  pauseAgent,
-  revokeAgentToken,
-} from "@switchboard/core";
-import { createTestDeps } from "@switchboard/core/testing";
+  awayFromMinuteBoundary,
+  createTestDeps,
+  eventTag,
+  taggedEvent,
+} from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { closeServers, connect, startWorker } from "./test-client";
+import { closeServers, connect, newStreamAgent, startWorker } from "./test-client";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 
@@ -24,17 +23,10 @@ afterAll(async () => {
   await t.close();
 });
 
-async function newAgent() {
-  const owner = await createUser(t.deps, {});
-  const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Streamer" });
-  const { token } = await mintAgentToken(t.deps, agent.id);
-  return { agentId: agent.id, token };
-}
+const newAgent = () => newStreamAgent(t.deps);
 
 const emit = (agentId: string, n: number) =>
-  t.deps.db.transaction((tx) =>
-    appendEvents(tx, new Date(), [{ agentId, type: "test.event", payload: { n } }]),
-  );
+  t.deps.db.transaction((tx) => appendEvents(tx, new Date(), [taggedEvent(agentId, n)]));
 
 const refusal = (promise: Promise<void>) =>
   promise.then(
@@ -86,6 +78,33 @@ describe("events", () => {
     client.ws.close();
   });
 
+  it("sends hello first even when a wake-up arrives before it, and no event from before", async () => {
+    const { agentId, token } = await newAgent();
+    for (let n = 0; n < 3; n++) await emit(agentId, n);
+    // An event committed between subscribing and reading the cursor wakes the pump at once.
+    const notifier = t.deps.notifier;
+    const eager = await startWorker({
+      ...t.deps,
+      notifier: Object.assign(Object.create(notifier), {
+        subscribe: async (...[topic, wake]: Parameters<typeof notifier.subscribe>) => {
+          const unsubscribe = await notifier.subscribe(topic, wake);
+          wake();
+          return unsubscribe;
+        },
+      }),
+    });
+    const client = connect(`${eager.url}?token=${token}`);
+    await client.opened;
+    const [live] = await emit(agentId, 3);
+    await client.until(2);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(client.frames).toEqual([
+      { type: "hello", seq: live!.seq - 1 },
+      { type: "event", event: live },
+    ]);
+    client.ws.close();
+  });
+
   it("resumes after afterSeq with no gap and no duplicate while events keep committing", async () => {
     const { agentId, token } = await newAgent();
     for (let n = 0; n < 30; n++) await emit(agentId, n);
@@ -97,10 +116,8 @@ describe("events", () => {
     await writing;
     await client.until(91);
     const seqs = client.frames.slice(1).map((f) => (f as { event: { seq: number } }).event.seq);
-    const ns = client.frames
-      .slice(1)
-      .map((f) => (f as { event: { payload: { n: number } } }).event.payload.n);
-    expect(ns).toEqual(Array.from({ length: 90 }, (_, n) => n));
+    const ns = client.frames.slice(1).map((f) => eventTag((f as { event: AgentEvent }).event));
+    expect(ns).toEqual(Array.from({ length: 90 }, (_, n) => String(n)));
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     client.ws.close();
   });
@@ -152,6 +169,7 @@ describe("limits and re-authorization", () => {
 
   it("answers malformed, unknown and excess frames with error frames, and stays open", async () => {
     const { token } = await newAgent();
+    await awayFromMinuteBoundary(15_000); // all seven frames in one minute's window
     const client = connect(`${worker.url}?token=${token}`);
     await client.opened;
     client.send("not json");

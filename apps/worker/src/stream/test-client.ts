@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { CoreDeps } from "@switchboard/core";
+import { type CoreDeps, createAgent, createUser, mintAgentToken } from "@switchboard/core";
 import { WebSocket } from "ws";
 import { createWorkerServer } from "../health";
 import { attachStream, STREAM_PATH } from "./server";
@@ -16,6 +16,8 @@ export async function startWorker(deps: CoreDeps) {
   const url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}${STREAM_PATH}`;
   const handle = {
     url,
+    /** The server side of the connections, to look at what the server holds for each. */
+    wss,
     close: async () => {
       for (const client of wss.clients) client.terminate();
       await new Promise((resolve) => server.close(resolve));
@@ -23,6 +25,14 @@ export async function startWorker(deps: CoreDeps) {
   };
   servers.push(handle);
   return handle;
+}
+
+/** A new agent (with its owner) and a token for it. */
+export async function newStreamAgent(deps: CoreDeps) {
+  const owner = await createUser(deps, {});
+  const agent = await createAgent(deps, { ownerId: owner.id, displayName: "Streamer" });
+  const { token } = await mintAgentToken(deps, agent.id);
+  return { agentId: agent.id, token };
 }
 
 export async function closeServers(): Promise<void> {

@@ -1,10 +1,15 @@
 import type { ClientFrame } from "@switchboard/contract";
-import type { StreamConnection } from "../connection";
+import type { FrameContext } from "../frame-context";
 
-/** `ping`: re-authorize (a paused or revoked agent is closed with 1008), then `pong`. */
+/**
+ * `ping`: re-authorize (a paused or revoked agent is closed with 1008), then `pong`; the event
+ * log is re-read too, so a lost wake-up cannot hold events back.
+ */
 export async function handlePing(
-  connection: StreamConnection,
+  context: FrameContext,
   _frame: Extract<ClientFrame, { type: "ping" }>,
 ) {
-  if (await connection.reauthorize()) connection.send({ type: "pong" });
+  if (!(await context.reauthorize())) return;
+  context.send({ type: "pong" });
+  context.catchUp();
 }

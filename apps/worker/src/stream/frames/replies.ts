@@ -8,38 +8,38 @@ import {
   setAgentTyping,
   startStreamedReply,
 } from "@switchboard/core";
-import type { StreamConnection } from "../connection";
+import type { FrameContext } from "../frame-context";
 
 type Frame<T extends ClientFrame["type"]> = Extract<ClientFrame, { type: T }>;
 
 /** `typing`: the same as `POST /conversations/{id}/typing`. */
-export async function handleTyping(connection: StreamConnection, frame: Frame<"typing">) {
-  await setAgentTyping(connection.deps, connection.agentId, frame.conversationId, frame.typing);
+export async function handleTyping(context: FrameContext, frame: Frame<"typing">) {
+  await setAgentTyping(context.deps, context.agentId, frame.conversationId, frame.typing);
 }
 
 /**
  * `reply.start`: re-authorized first (a paused or revoked agent is closed with 1008), then the
  * rules of `POST /messages`; at most STREAM_MAX_OPEN_REPLIES open on the connection.
  */
-export async function handleReplyStart(connection: StreamConnection, frame: Frame<"reply.start">) {
-  const { config } = connection.deps;
-  if (connection.replies.has(frame.streamId))
+export async function handleReplyStart(context: FrameContext, frame: Frame<"reply.start">) {
+  const { config } = context.deps;
+  if (context.replies.has(frame.streamId))
     throw new CoreError("conflict", `A reply named ${frame.streamId} is already open`);
-  if (connection.replies.size >= config.STREAM_MAX_OPEN_REPLIES)
+  if (context.replies.size >= config.STREAM_MAX_OPEN_REPLIES)
     throw new CoreError(
       "too_many_open_replies",
       `At most ${config.STREAM_MAX_OPEN_REPLIES} replies may be open on one connection; end one first`,
     );
-  if (!(await connection.reauthorize())) return;
-  const reply = await startStreamedReply(connection.deps, {
-    agentId: connection.agentId,
-    connectionId: connection.options.lease.id,
+  if (!(await context.reauthorize())) return;
+  const reply = await startStreamedReply(context.deps, {
+    agentId: context.agentId,
+    connectionId: context.connectionId,
     streamId: frame.streamId,
     to: frame.to,
     conversationId: frame.conversationId,
   });
-  connection.openReply(frame.streamId, reply);
-  connection.send({
+  context.replies.add(frame.streamId, reply);
+  context.send({
     type: "reply.started",
     streamId: frame.streamId,
     messageId: reply.messageId,
@@ -47,27 +47,36 @@ export async function handleReplyStart(connection: StreamConnection, frame: Fram
   });
 }
 
-/** `reply.delta`: at most STREAM_DELTAS_PER_SEC a second per connection. */
-export async function handleReplyDelta(connection: StreamConnection, frame: Frame<"reply.delta">) {
-  const reply = connection.openReplyOf(frame.streamId);
-  connection.countDelta();
-  await appendReplyDelta(connection.deps, reply, frame.text);
-  connection.touchReply(frame.streamId);
+/**
+ * `reply.delta`: at most STREAM_DELTAS_PER_SEC a second per connection. A delta the person no
+ * longer accepts (blocked, removed) ends the reply unstored; only a too-long delta leaves it open.
+ */
+export async function handleReplyDelta(context: FrameContext, frame: Frame<"reply.delta">) {
+  const reply = context.replies.get(frame.streamId);
+  context.replies.countDelta();
+  try {
+    await appendReplyDelta(context.deps, context.agentId, reply, frame.text);
+  } catch (error) {
+    if (!(error instanceof CoreError && error.code === "reply_too_long"))
+      context.replies.delete(frame.streamId);
+    throw error;
+  }
+  context.replies.touch(frame.streamId);
 }
 
-export async function handleReplyEnd(connection: StreamConnection, frame: Frame<"reply.end">) {
-  await endReply(connection, frame.streamId, connection.openReplyOf(frame.streamId));
+export async function handleReplyEnd(context: FrameContext, frame: Frame<"reply.end">) {
+  await endReply(context, frame.streamId, context.replies.get(frame.streamId));
 }
 
-export async function handleReplyAbort(connection: StreamConnection, frame: Frame<"reply.abort">) {
-  const reply = connection.openReplyOf(frame.streamId);
-  connection.closeReply(frame.streamId);
-  await abortStreamedReply(connection.deps, reply);
+export async function handleReplyAbort(context: FrameContext, frame: Frame<"reply.abort">) {
+  const reply = context.replies.get(frame.streamId);
+  context.replies.delete(frame.streamId);
+  await abortStreamedReply(context.deps, reply);
 }
 
 /** Ends a reply (on `reply.end` or when idle): the stored message, as `reply.ended`. */
-export async function endReply(connection: StreamConnection, streamId: string, reply: OpenReply) {
-  connection.closeReply(streamId);
-  const message = await endStreamedReply(connection.deps, connection.agentId, reply);
-  connection.send({ type: "reply.ended", streamId, message });
+export async function endReply(context: FrameContext, streamId: string, reply: OpenReply) {
+  context.replies.delete(streamId);
+  const message = await endStreamedReply(context.deps, context.agentId, reply);
+  context.send({ type: "reply.ended", streamId, message });
 }

@@ -1,0 +1,58 @@
+import type { AddressInfo } from "node:net";
+import { Readiness } from "@switchboard/contract";
+import { createTestDeps } from "@switchboard/core/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { createWorkerServer } from "./health";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+let base = "";
+let server: ReturnType<typeof createWorkerServer>;
+beforeAll(async () => {
+  t = await createTestDeps({ env: { METRICS_TOKEN: "scrape-me" } });
+  server = createWorkerServer(t.deps);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.close();
+});
+
+it("is ready with every migration applied, and not ready (503) when one is missing", async () => {
+  const ready = await fetch(`${base}/readyz`);
+  expect(ready.status).toBe(200);
+  const body = Readiness.parse(await ready.json());
+  expect(body.status).toBe("ready");
+  expect(body.checks.migrations?.applied).toBe(body.checks.migrations?.expected);
+
+  // A new version started against a database nobody migrated yet.
+  await t.deps.sql`delete from drizzle.__drizzle_migrations
+    where id = (select max(id) from drizzle.__drizzle_migrations)`;
+  const behind = await fetch(`${base}/readyz`);
+  expect(behind.status).toBe(503);
+  expect(Readiness.parse(await behind.json())).toMatchObject({
+    status: "not_ready",
+    checks: { database: "ok" },
+  });
+  expect((await fetch(`${base}/healthz`)).status).toBe(200); // alive all the same
+});
+
+it("serves metrics only with METRICS_TOKEN, the job queue's depth among them", async () => {
+  expect((await fetch(`${base}/metrics`)).status).toBe(401);
+  expect(
+    (await fetch(`${base}/metrics`, { headers: { Authorization: "Bearer wrong-token" } })).status,
+  ).toBe(401);
+  const scraped = await fetch(`${base}/metrics`, {
+    headers: { Authorization: "Bearer scrape-me" },
+  });
+  expect(scraped.status).toBe(200);
+  const text = await scraped.text();
+  expect(text).toMatch(/^switchboard_job_queue_ready \d+$/m);
+  expect(text).toMatch(/^switchboard_job_queue_oldest_seconds [\d.]+$/m);
+  expect(text).toMatch(/^switchboard_stream_connections \d+$/m);
+  // This process's pool, counted in pg_stat_activity: the test's own connections are open.
+  expect(text).toMatch(/^switchboard_db_pool_size [1-9]\d*$/m);
+  expect(text).toMatch(/^switchboard_db_pool_connections\{state="idle"\} [1-9]\d*$/m);
+  expect(text).toMatch(/^switchboard_webhook_delivery_lag_seconds_count \d+$/m);
+  expect(text).toContain("process_cpu_seconds_total");
+});

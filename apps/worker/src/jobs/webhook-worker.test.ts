@@ -1,0 +1,162 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { createAgent, createUser, putWebhook } from "@switchboard/core";
+import { appendEvents, createTestDeps, taggedEvent } from "@switchboard/core/testing";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { startJobRunner } from "./runner";
+
+// Real job runners and worker processes over a real database, and real receivers.
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps({ env: { WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" } });
+});
+afterAll(() => t.close());
+
+function startWorker(): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: path.resolve(import.meta.dirname, "../.."),
+    env: {
+      ...process.env,
+      DATABASE_URL: t.config.DATABASE_URL,
+      WS_PORT: "0",
+      JOB_LOCK_STALE_S: "2",
+      WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
+    },
+    stdio: "ignore",
+  });
+}
+
+const waitFor = async (check: () => boolean, timeoutMs: number) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+};
+
+it("a worker killed (kill -9) mid-load loses no delivery: the next worker delivers every event", async () => {
+  const received = new Set<string>();
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      // Slow enough that the kill lands while deliveries are in flight.
+      setTimeout(() => {
+        received.add(req.headers["x-svc-event-id"] as string);
+        res.end();
+      }, 30);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const workers: ChildProcess[] = [];
+  try {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Crashy" });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    await putWebhook(t.deps, agent.id, url);
+    const committed: string[] = [];
+    const emit = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        const [event] = await t.deps.db.transaction((tx) =>
+          appendEvents(tx, t.clock.now(), [taggedEvent(agent.id, i)]),
+        );
+        committed.push(event?.id as string);
+      }
+    };
+
+    workers.push(startWorker());
+    await emit(60);
+    await waitFor(() => received.size >= 10, 30_000);
+    expect(received.size).toBeGreaterThanOrEqual(10);
+    expect(received.size).toBeLessThan(60);
+    workers[0]?.kill("SIGKILL");
+    await emit(20); // committed while no worker runs
+
+    workers.push(startWorker());
+    await waitFor(() => committed.every((id) => received.has(id)), 60_000);
+    expect(committed.filter((id) => !received.has(id))).toEqual([]);
+  } finally {
+    for (const worker of workers) worker.kill("SIGKILL");
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}, 120_000);
+
+it("one slow receiver does not hold up other agents' deliveries", async () => {
+  const arrived = new Map<string, number>();
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const slow = req.url === "/slow";
+      if (!slow) arrived.set(req.headers["x-svc-event-id"] as string, Date.now());
+      setTimeout(() => res.end(), slow ? 3000 : 0);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    const owner = await createUser(t.deps, {});
+    const agentFor = async (path: string) => {
+      const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: path });
+      await putWebhook(t.deps, agent.id, `${base}${path}`);
+      return agent.id;
+    };
+    const slow = await agentFor("/slow");
+    const fast = await agentFor("/fast");
+    const emit = async (agentId: string) =>
+      (
+        await t.deps.db.transaction((tx) => appendEvents(tx, t.clock.now(), [taggedEvent(agentId)]))
+      )[0]?.id as string;
+    for (let i = 0; i < 3; i++) await emit(slow); // 9 s of work queued for the slow agent
+    await new Promise((r) => setTimeout(r, 200)); // its first delivery is in flight
+    const started = Date.now();
+    const fastIds = [await emit(fast), await emit(fast)];
+    await waitFor(() => fastIds.every((id) => arrived.has(id)), 10_000);
+    const took = Math.max(...fastIds.map((id) => (arrived.get(id) ?? Infinity) - started));
+    expect(took).toBeLessThan(2500); // well before the slow agent's first answer
+  } finally {
+    await runner.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}, 60_000);
+
+it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not taken twice", async () => {
+  const slow = await createTestDeps({
+    env: {
+      WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
+      JOB_LOCK_STALE_S: "1",
+      WEBHOOK_TIMEOUT_MS: "15000",
+    },
+  });
+  let requests = 0;
+  let answered = false;
+  const receiver = createServer((req, res) => {
+    requests++;
+    req.resume();
+    // A delivery far longer than JOB_LOCK_STALE_S (several sweeps happen meanwhile).
+    setTimeout(() => {
+      answered = true;
+      res.end();
+    }, 5000);
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const runner = await startJobRunner(slow.deps, slow.config.DATABASE_URL as string);
+  try {
+    const owner = await createUser(slow.deps, {});
+    const agent = await createAgent(slow.deps, { ownerId: owner.id, displayName: "Patient" });
+    await putWebhook(
+      slow.deps,
+      agent.id,
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`,
+    );
+    await slow.deps.db.transaction((tx) =>
+      appendEvents(tx, slow.clock.now(), [taggedEvent(agent.id, "slow")]),
+    );
+    await waitFor(() => answered, 20_000);
+    await new Promise((r) => setTimeout(r, 2500)); // a released job would be retried by now
+    expect(answered).toBe(true);
+    expect(requests).toBe(1);
+  } finally {
+    await runner.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+    await slow.close();
+  }
+}, 60_000);
