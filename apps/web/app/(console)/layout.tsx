@@ -1,21 +1,30 @@
 import type { ReactNode } from "react";
-import { requireSessionUser } from "~/auth/session";
+import { getSessionUser } from "~/auth/session";
 import { ConsoleNav } from "~/components/console-nav";
+import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
+import { SignInFirst } from "~/components/sign-in-first";
 
 export const dynamic = "force-dynamic";
 
-/** Every console page: signed in (or sent to /signin), with the navigation beside it. */
+/**
+ * Every console page: signed in (or sent to sign in, coming back here after), with the
+ * navigation beside it (below it on a phone) and a banner when the tab is offline.
+ */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
-  const user = await requireSessionUser();
+  const user = await getSessionUser();
+  if (!user) return <SignInFirst />;
   return (
-    <div className="shell">
-      <a href="#main" className="skip-link">
-        Skip to content
-      </a>
-      <ConsoleNav name={user.name} num={user.num} />
-      <main className="main" id="main">
-        {children}
-      </main>
-    </div>
+    <LiveProvider>
+      <div className="shell">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <ConsoleNav name={user.name} num={user.num} />
+        <main className="main" id="main">
+          <ConnectionBanner />
+          {children}
+        </main>
+      </div>
+    </LiveProvider>
   );
 }

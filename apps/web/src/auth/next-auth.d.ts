@@ -6,12 +6,19 @@ declare module "next-auth" {
     num: string;
   }
   interface Session {
-    user: { id: string; num: string; name: string | null } & Omit<DefaultSession["user"], "name">;
+    user: { id: string; num: string; name: string | null; sessionId?: string } & Omit<
+      DefaultSession["user"],
+      "name"
+    >;
   }
 }
 
 declare module "next-auth/jwt" {
   interface JWT {
     num?: string;
+    /** The session's id from sign-in on (`newConsoleSessionId`); sign-out ends it server-side. */
+    sid?: string;
+    /** Sign-in time (unix seconds): a session ends 30 days after it, refreshed or not. */
+    started?: number;
   }
 }

@@ -1,7 +1,14 @@
 import "server-only";
-import { CoreError, ensureAuthSecret, verifyCredentials } from "@switchboard/core";
+import {
+  CoreError,
+  endConsoleSession,
+  ensureAuthSecret,
+  newConsoleSessionId,
+  verifyCredentials,
+} from "@switchboard/core";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 
 /** Who is signed in to the console, as the session carries it. */
@@ -9,9 +16,14 @@ export interface SessionUser {
   id: string;
   num: string;
   name: string | null;
+  /** This sign-in's id, ended server-side at sign-out. */
+  sessionId?: string;
 }
 
 const SESSION_MAX_AGE_S = 30 * 24 * 3600;
+
+/** When a session signed in at `started` (unix seconds) ends, in epoch milliseconds. */
+const sessionEnd = (started: number) => (started + SESSION_MAX_AGE_S) * 1000;
 
 /**
  * Whether the operator pinned the console's public URL. next-auth v4 reads NEXTAUTH_URL itself;
@@ -20,11 +32,28 @@ const SESSION_MAX_AGE_S = 30 * 24 * 3600;
  * `trustHost` does, so sign-in and sign-out work on any host and port.
  */
 // biome-ignore lint/style/noProcessEnv: next-auth's own variable; read here only to know it is set.
-const publicUrlPinned = Boolean(process.env.NEXTAUTH_URL);
+const pinnedUrl = process.env.NEXTAUTH_URL;
+const publicUrlPinned = Boolean(pinnedUrl);
+
+/** The host (and port) of the pinned public URL, when there is one. */
+export const pinnedHost = (() => {
+  try {
+    return pinnedUrl ? new URL(pinnedUrl).host : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/** The host (and port) a request was made to: the proxy's forwarded host, else its Host. */
+export function requestHost(headers: Headers): string | undefined {
+  return (
+    (headers.get("x-forwarded-host") ?? headers.get("host"))?.split(",")[0]?.trim() || undefined
+  );
+}
 
 /** The origin a request was made to: the proxy's forwarded host and protocol, else its Host. */
 export function requestOrigin(headers: Headers): string | undefined {
-  const host = (headers.get("x-forwarded-host") ?? headers.get("host"))?.split(",")[0]?.trim();
+  const host = requestHost(headers);
   if (!host) return undefined;
   const proto = headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
   return `${proto === "https" ? "https" : "http"}://${host}`;
@@ -57,6 +86,15 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
         if (code !== "NEXTAUTH_URL") console.warn(`[next-auth][warn][${code}]`);
       },
     },
+    events: {
+      // The cookie goes from this browser; the session ends everywhere (a copy of the cookie
+      // saved before now no longer works). A failure is logged by next-auth (SIGNOUT_ERROR).
+      async signOut({ token }) {
+        if (!token?.sub || !token.sid || !token.started) return;
+        const expiresAt = new Date(sessionEnd(token.started));
+        await endConsoleSession(getDeps(), { userId: token.sub, sessionId: token.sid, expiresAt });
+      },
+    },
     providers: [
       CredentialsProvider({
         name: "Email and password",
@@ -64,20 +102,19 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
           email: { label: "Email", type: "email" },
           password: { label: "Password", type: "password" },
         },
-        async authorize(credentials) {
+        async authorize(credentials, req) {
           if (!credentials?.email || !credentials.password) return null;
-          const user = await verifyCredentials(
-            getDeps(),
-            credentials.email,
-            credentials.password,
-          ).catch((error) => {
-            // The sign-in page shows this message as it is.
+          const deps = getDeps();
+          const network = clientNetwork(
+            new Headers(req.headers as Record<string, string>),
+            deps.config.TRUST_PROXY_HOPS,
+          );
+          const user = await verifyCredentials(deps, credentials.email, credentials.password, {
+            network,
+          }).catch((error) => {
+            // The sign-in page shows this message as it is ("Too many … Try again in 5 minutes.").
             if (error instanceof CoreError && error.code === "rate_limited")
-              throw new Error(
-                `Too many sign-in attempts for this email. Try again in ${Math.ceil(
-                  (error.details.retryAfterSeconds ?? 60) / 60,
-                )} minutes.`,
-              );
+              throw new Error(error.message);
             throw error;
           });
           return user ? { id: user.id, name: user.displayName, num: user.num } : null;
@@ -90,13 +127,23 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
         if (user) {
           token.sub = user.id;
           token.num = user.num;
+          token.sid = newConsoleSessionId();
+          token.started = Math.floor(Date.now() / 1000);
         }
         return token;
       },
       session({ session, token }) {
         return {
           ...session,
-          user: { id: token.sub ?? "", num: token.num ?? "", name: token.name ?? null },
+          user: {
+            id: token.sub ?? "",
+            num: token.num ?? "",
+            name: token.name ?? null,
+            // A session lasts SESSION_MAX_AGE_S from sign-in however often it is refreshed,
+            // so a signed-out session's record can be dropped once that time has passed.
+            sessionId:
+              token.started && sessionEnd(token.started) > Date.now() ? token.sid : undefined,
+          },
         };
       },
       redirect({ url, baseUrl }) {

@@ -1,13 +1,33 @@
 import "server-only";
+import { consoleSessionStanding, type SessionStanding } from "@switchboard/core";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
+import { getDeps } from "~/server/deps";
 import { getAuthOptions, type SessionUser } from "./options";
 
-/** The signed-in console user, or null. Awaits the options, whose secret may come from Postgres. */
-export async function getSessionUser(): Promise<SessionUser | null> {
+/**
+ * The request's console session as it stands now: the person its cookie names and their
+ * standing, read from the database (decision 0010). A session signed out (or of a removed
+ * account, or from before sessions had ids) is no session: null.
+ */
+export async function getSession(): Promise<{
+  user: SessionUser;
+  standing: SessionStanding;
+} | null> {
   const session = await getServerSession(await getAuthOptions());
   const user = session?.user;
-  return user?.id && user.num ? { id: user.id, num: user.num, name: user.name ?? null } : null;
+  if (!user?.id || !user.num || !user.sessionId) return null;
+  const standing = await consoleSessionStanding(getDeps(), user.id, user.sessionId);
+  if (standing === "ended" || standing === "gone") return null;
+  return {
+    user: { id: user.id, num: user.num, name: user.name ?? null, sessionId: user.sessionId },
+    standing,
+  };
+}
+
+/** The signed-in console user, or null. */
+export async function getSessionUser(): Promise<SessionUser | null> {
+  return (await getSession())?.user ?? null;
 }
 
 /** For console pages: the signed-in user, or a redirect to sign in. */
@@ -17,7 +37,7 @@ export async function requireSessionUser(): Promise<SessionUser> {
   return user;
 }
 
-/** For the sign-in and sign-up pages: someone already signed in goes to the console. */
+/** For the sign-in and sign-up pages: someone already signed in goes to the console (its home). */
 export async function redirectIfSignedIn(): Promise<void> {
-  if (await getSessionUser()) redirect("/agents");
+  if (await getSessionUser()) redirect("/");
 }

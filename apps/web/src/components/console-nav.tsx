@@ -3,51 +3,99 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { signOut } from "next-auth/react";
-import { useState } from "react";
+import { useEffect, useId, useState } from "react";
+import { Icon, type IconName } from "./icon";
 import { LiveUpdates } from "./live-updates";
 
-const links = [
-  { href: "/chats", label: "Chats" },
-  { href: "/agents", label: "Agents" },
-  { href: "/records/tasks", label: "Records", section: "/records" },
-  { href: "/self-chat", label: "Self chat" },
+/** `more`: on a phone these live in the account menu, so the tab bar keeps room for its labels. */
+const links: { href: string; label: string; section?: string; icon: IconName; more?: true }[] = [
+  { href: "/chats", label: "Chats", icon: "chat" },
+  { href: "/inbox", label: "Inbox", icon: "inbox" },
+  { href: "/feed", label: "Feed", icon: "feed" },
+  { href: "/calls", label: "Calls", icon: "calls" },
+  { href: "/agents", label: "Agents", icon: "agent" },
+  { href: "/records/tasks", label: "Records", section: "/records", icon: "records" },
+  { href: "/self-chat", label: "Self chat", icon: "self", more: true },
+  { href: "/docs", label: "API reference", icon: "docs", more: true },
 ];
 
-/** The console's side navigation, with who is signed in and a way out. */
+/**
+ * The console's navigation with who is signed in and a way out. On a wide screen it is the dark
+ * side bar; on a phone it is a slim top bar (brand, live state, an account menu holding the name,
+ * number, the less used sections and Sign out) plus a bottom tab bar with the main sections.
+ */
 export function ConsoleNav({ name, num }: { name: string | null; num: string }) {
   const path = usePathname();
   const [signingOut, setSigningOut] = useState(false);
+  const [accountOpen, setAccountOpen] = useState(false);
+  const accountId = useId();
+  // A navigation closes the account menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes.
+  useEffect(() => setAccountOpen(false), [path]);
+  const initial = (name ?? "?").trim().charAt(0).toUpperCase() || "?";
   return (
     <aside className="sidebar">
-      <Link href="/agents" className="brand">
-        <span className="brand-mark" aria-hidden="true" />
-        Switchboard
-      </Link>
-      <nav aria-label="Console">
+      <div className="sidebar-top">
+        <Link href="/" className="brand">
+          <span className="brand-mark" aria-hidden="true" />
+          Switchboard
+        </Link>
+        <div className="sidebar-live">
+          <LiveUpdates />
+        </div>
+        <button
+          type="button"
+          className="account-toggle"
+          aria-expanded={accountOpen}
+          aria-controls={accountId}
+          aria-label={`Account: ${name ?? "you"}`}
+          onClick={() => setAccountOpen((open) => !open)}
+          data-testid="account-toggle"
+        >
+          <span className="avatar" aria-hidden="true">
+            {initial}
+          </span>
+        </button>
+      </div>
+      <nav aria-label="Console" className="sections">
         {links.map((link) => (
           <Link
             key={link.href}
             href={link.href}
+            className={link.more ? "more" : undefined}
             aria-current={path.startsWith(link.section ?? link.href) ? "page" : undefined}
             data-testid={`nav-${(link.section ?? link.href).slice(1)}`}
           >
-            {link.label}
+            <Icon name={link.icon} />
+            <span>{link.label}</span>
           </Link>
         ))}
       </nav>
-      <div className="sidebar-live">
-        <LiveUpdates />
-      </div>
-      <div className="whoami" data-testid="whoami">
+      <div
+        className={`whoami ${accountOpen ? "open" : ""}`}
+        id={accountId}
+        data-testid="whoami"
+        title={name ?? undefined}
+      >
         <span className="avatar" aria-hidden="true">
-          {(name ?? "?").trim().charAt(0).toUpperCase() || "?"}
+          {initial}
         </span>
         <div className="whoami-text">
-          <strong>{name ?? "You"}</strong>
-          <span className="mono" data-testid="whoami-num">
+          <strong className="truncate">{name ?? "You"}</strong>
+          <span className="mono nowrap" data-testid="whoami-num">
             {num}
           </span>
         </div>
+        <nav aria-label="More" className="account-links">
+          {links
+            .filter((link) => link.more)
+            .map((link) => (
+              <Link key={link.href} href={link.href} data-testid={`menu-${link.href.slice(1)}`}>
+                <Icon name={link.icon} />
+                <span>{link.label}</span>
+              </Link>
+            ))}
+        </nav>
         <button
           type="button"
           className="link"
@@ -58,7 +106,7 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
           }}
           data-testid="sign-out"
         >
-          Sign out
+          {signingOut ? "Signing out…" : "Sign out"}
         </button>
       </div>
     </aside>

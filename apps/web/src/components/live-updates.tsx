@@ -2,24 +2,58 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
-import { useRef } from "react";
+import {
+  createContext,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from "react";
 import { useTRPC } from "~/trpc/client";
 
 /** Re-reads at most this often while changes keep coming (a streamed reply, a busy chat). */
 const REFRESH_EVERY_MS = 150;
+/** A link that drops is shown as reconnecting only after this long (a blip is not news). */
+const RECONNECTING_AFTER_MS = 2000;
 
-const labels = {
-  live: "Updates arrive as they happen",
-  connecting: "Connecting for live updates…",
-  offline: "Live updates are interrupted; retrying",
+/** What the tab knows of its connection: the browser's network, and the live link. */
+export interface Connection {
+  /** The browser says it has a network. */
+  online: boolean;
+  /** live: wake-ups arrive; connecting: first connection; reconnecting: it was live and dropped. */
+  link: "live" | "connecting" | "reconnecting";
+}
+
+const ConnectionContext = createContext<Connection>({ online: true, link: "connecting" });
+
+export const useConnection = () => useContext(ConnectionContext);
+
+const subscribeOnline = (onChange: () => void) => {
+  window.addEventListener("online", onChange);
+  window.addEventListener("offline", onChange);
+  return () => {
+    window.removeEventListener("online", onChange);
+    window.removeEventListener("offline", onChange);
+  };
 };
+
+/** The browser's own idea of whether it has a network (true while rendering on the server). */
+export function useOnline(): boolean {
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
+}
 
 /**
  * Keeps every page of this tab current: the server wakes the tab whenever anything the person
- * sees changes (chats, cards, records), and the tab re-reads what it shows. Renders whether the
- * live link is up.
+ * sees changes (chats, cards, records), and the tab re-reads what it shows. Children read the
+ * connection's state (`useConnection`) for the status dot, the banner and queued messages.
  */
-export function LiveUpdates() {
+export function LiveProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -40,11 +74,57 @@ export function LiveUpdates() {
       },
     }),
   );
-  const status =
-    live.status === "pending" ? "live" : live.status === "error" ? "offline" : "connecting";
+  const online = useOnline();
+  const connected = live.status === "pending";
+  const [wasLive, setWasLive] = useState(false);
+  const [dropped, setDropped] = useState(false);
+  useEffect(() => {
+    if (connected) {
+      setWasLive(true);
+      setDropped(false);
+      return;
+    }
+    const wait = setTimeout(() => setDropped(true), RECONNECTING_AFTER_MS);
+    return () => clearTimeout(wait);
+  }, [connected]);
+  const link = connected ? "live" : wasLive && dropped ? "reconnecting" : "connecting";
+  return (
+    <ConnectionContext.Provider value={{ online, link }}>{children}</ConnectionContext.Provider>
+  );
+}
+
+const labels = {
+  live: "Updates arrive as they happen",
+  connecting: "Connecting for live updates…",
+  reconnecting: "Live updates are interrupted; reconnecting",
+  offline: "You are offline",
+};
+
+/** A small dot with the live link's state, for the navigation. */
+export function LiveUpdates() {
+  const { online, link } = useConnection();
+  const status = !online ? "offline" : link;
   return (
     <span className={`live-dot ${status}`} data-testid="live-status" title={labels[status]}>
       {status}
     </span>
+  );
+}
+
+/**
+ * Says plainly when the tab is cut off: offline (what the person sends waits and goes out when
+ * the network is back), or reconnecting (what they see may be out of date until then).
+ */
+export function ConnectionBanner() {
+  const { online, link } = useConnection();
+  const message = !online
+    ? "You're offline. Messages you write wait here and go out when you're back online."
+    : link === "reconnecting"
+      ? "Reconnecting… Live updates are paused, so what you see may be out of date."
+      : null;
+  return (
+    <div className="connection-banner" role="status" data-testid="connection-banner">
+      {message && <p className={online ? "warn" : "off"}>{message}</p>}
+    </div>
   );
 }

@@ -1,21 +1,29 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import type {
+  ApiSurface,
+  Operation,
+  OperationDef,
+  OperationResult,
+  PathParamNames,
+} from "@switchboard/contract";
 import {
-  type AgentPrincipal,
   authenticateDeveloper,
   authorizeAgentRequest,
   type CoreDeps,
   CoreError,
   type DeveloperPrincipal,
+  log,
+  metrics,
   parseAuthorization,
   type RateState,
+  withLogContext,
 } from "@switchboard/core";
 import type { z } from "zod";
 import { getDeps } from "./deps";
-import { errorResponse, toErrorResponse } from "./responses";
-
-/** Request bodies above this are refused before parsing (a 10 MB voice note is ~13.4 MB of base64). */
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+import { readBodyText } from "./read-body";
+import { errorResponse, json, toErrorResponse } from "./responses";
+import { assertStorableInput, storableQuery } from "./storable-input";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 type NextHandler = (request: Request, context: RouteContext) => Promise<Response>;
@@ -27,6 +35,8 @@ interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   optionalBody?: boolean;
   /** Query string schema, applied to an object of the search parameters. */
   query?: Q;
+  /** What the request log calls the route (the registry's operation id). */
+  name?: string;
 }
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -42,21 +52,25 @@ interface HandlerArgs<P, B, Q> {
 
 interface Surface<P> {
   name: string;
-  credential: "agent" | "dev";
+  credential: ApiSurface;
   /** Auth and account state, the first two stages of the pipeline. */
   authenticate(deps: CoreDeps, secret: string): Promise<P>;
+  /** Who the request log names: the agent, or the developer key's user. */
+  idOf(principal: P): string;
 }
 
-const agentSurface: Surface<AgentPrincipal & { rate: RateState }> = {
+const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> = {
   name: "Agent API",
   credential: "agent",
   authenticate: authorizeAgentRequest,
+  idOf: (principal) => principal.agentId,
 };
 
 const devSurface: Surface<DeveloperPrincipal> = {
   name: "Developer API",
   credential: "dev",
   authenticate: authenticateDeveloper,
+  idOf: (principal) => principal.userId,
 };
 
 /**
@@ -68,38 +82,61 @@ function apiRoute<P>(surface: Surface<P>) {
     options: RouteOptions<B, Q>,
     handler: (args: HandlerArgs<P, Input<B>, Input<Q>>) => Promise<Response>,
   ): NextHandler =>
-    async (request, context) => {
+    (request, context) => {
       const requestId = randomUUID();
-      let rate: RateState | undefined;
-      try {
-        const deps = getDeps();
-        const principal = await surface.authenticate(deps, credentialSecret(surface, request));
-        rate = (principal as { rate?: RateState }).rate;
-        const query = options.query
-          ? options.query.parse(Object.fromEntries(new URL(request.url).searchParams))
-          : undefined;
-        const body = options.body
-          ? options.body.parse(await readJson(request, options.optionalBody ?? false))
-          : undefined;
-        const params = Object.fromEntries(
-          Object.entries((await context.params) ?? {}).map(([k, v]) => [k, String(v)]),
+      return withLogContext({ requestId }, async () => {
+        const started = performance.now();
+        let rate: RateState | undefined;
+        let principalId: string | undefined;
+        let response: Response;
+        try {
+          const deps = getDeps();
+          const principal = await surface.authenticate(deps, credentialSecret(surface, request));
+          principalId = surface.idOf(principal);
+          rate = (principal as { rate?: RateState }).rate;
+          const rawQuery = storableQuery(new URL(request.url));
+          const query = options.query ? options.query.parse(rawQuery) : undefined;
+          const body = options.body
+            ? options.body.parse(await readJson(request, options.optionalBody ?? false))
+            : undefined;
+          const params = Object.fromEntries(
+            Object.entries((await context.params) ?? {}).map(([k, v]) => [k, String(v)]),
+          );
+          assertStorableInput(params);
+          response = await handler({
+            principal,
+            deps,
+            body: body as Input<B>,
+            query: query as Input<Q>,
+            params,
+            request,
+          });
+        } catch (error) {
+          response = toErrorResponse(error, requestId);
+          rate = (error as CoreError).rate ?? rate;
+          metrics.refusals.inc({
+            code: error instanceof CoreError ? error.code : "internal_error",
+          });
+        }
+        const route = options.name ?? "unbound";
+        const seconds = (performance.now() - started) / 1000;
+        metrics.requestSeconds.observe(
+          { surface: surface.credential, route, status: response.status },
+          seconds,
         );
-        const response = await handler({
-          principal,
-          deps,
-          body: body as Input<B>,
-          query: query as Input<Q>,
-          params,
-          request,
-        });
+        // One line per request: ids, status and time only (never the token, query or body).
+        log.info(
+          {
+            route,
+            method: request.method,
+            [surface.credential === "agent" ? "agentId" : "userId"]: principalId,
+            status: response.status,
+            ms: Math.round(seconds * 10_000) / 10,
+          },
+          "request",
+        );
         return finish(response, requestId, rate);
-      } catch (error) {
-        return finish(
-          toErrorResponse(error, requestId),
-          requestId,
-          (error as CoreError).rate ?? rate,
-        );
-      }
+      });
     };
 }
 
@@ -115,8 +152,58 @@ function finish(response: Response, requestId: string, rate: RateState | undefin
   return response;
 }
 
-export const agentRoute = apiRoute(agentSurface);
-export const devRoute = apiRoute(devSurface);
+/** A route handler bound to its registry entry; `routes()` files it under the entry's method. */
+export type BoundRoute = NextHandler & { operation: Operation };
+
+interface OperationArgs<P, O extends OperationDef> {
+  principal: P;
+  deps: CoreDeps;
+  body: Input<O["body"]>;
+  query: Input<O["query"]>;
+  params: Record<PathParamNames<O["path"]>, string>;
+  request: Request;
+}
+
+/**
+ * A surface's route wrapper. Given a registry entry (the way route files use it), the entry
+ * decides the input schemas, the path parameters and the success status, and the handler returns
+ * the entry's response type (bytes as a `Response`). Given plain options, the handler answers a
+ * `Response` itself (for tests of the pipeline).
+ */
+function surfaceRoute<P>(surface: Surface<P>) {
+  const route = apiRoute(surface);
+  function bound<O extends Operation>(
+    op: O,
+    handler: (args: OperationArgs<P, O>) => Promise<OperationResult<O>>,
+  ): BoundRoute;
+  function bound<
+    B extends z.ZodType | undefined = undefined,
+    Q extends z.ZodType | undefined = undefined,
+  >(
+    options: RouteOptions<B, Q>,
+    handler: (args: HandlerArgs<P, Input<B>, Input<Q>>) => Promise<Response>,
+  ): NextHandler;
+  function bound(
+    target: Operation | RouteOptions<z.ZodType | undefined, z.ZodType | undefined>,
+    handler: (args: HandlerArgs<P, unknown, unknown>) => Promise<unknown>,
+  ): NextHandler {
+    const op = "operationId" in target ? target : undefined;
+    if (op && op.surface !== surface.credential)
+      throw new Error(`${op.operationId} belongs to the ${op.surface} surface`);
+    const options = op
+      ? { body: op.body, query: op.query, optionalBody: op.optionalBody, name: op.operationId }
+      : target;
+    const handle = route(options, async (args) => {
+      const result = await handler(op ? { ...args, params: op.params.parse(args.params) } : args);
+      return result instanceof Response ? result : json(result, op?.status);
+    });
+    return op ? Object.assign(handle, { operation: op }) : handle;
+  }
+  return bound;
+}
+
+export const agentRoute = surfaceRoute(agentSurface);
+export const devRoute = surfaceRoute(devSurface);
 
 function credentialSecret(surface: Surface<unknown>, request: Request): string {
   const credential = parseAuthorization(request.headers.get("authorization"));
@@ -132,10 +219,7 @@ function credentialSecret(surface: Surface<unknown>, request: Request): string {
 }
 
 async function readJson(request: Request, optional: boolean): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readBodyText(request);
   if (text.trim() === "") {
     if (optional) return {};
     throw new CoreError("validation_error", "A JSON body is required", {
@@ -147,17 +231,16 @@ async function readJson(request: Request, optional: boolean): Promise<unknown> {
     throw new CoreError("validation_error", "Content-Type must be application/json", {
       issues: [{ path: "", message: "Content-Type must be application/json" }],
     });
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     throw new CoreError("validation_error", "The body is not valid JSON", {
       issues: [{ path: "", message: (error as Error).message }],
     });
   }
-}
-
-function tooLarge() {
-  return new CoreError("payload_too_large", `The body is larger than ${MAX_BODY_BYTES} bytes`);
+  assertStorableInput(body);
+  return body;
 }
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -182,6 +265,14 @@ export function methods(
     Method,
     NextHandler
   >;
+}
+
+/**
+ * A route file's exports from its bound routes: each under its entry's method, and 405 for the
+ * rest (see `methods`).
+ */
+export function routes(...bound: BoundRoute[]): Record<Method, NextHandler> {
+  return methods(Object.fromEntries(bound.map((route) => [route.operation.method, route])));
 }
 
 /** Every method of an unknown path: 404 in the envelope. */

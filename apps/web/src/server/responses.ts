@@ -1,5 +1,6 @@
 import { type ApiError, type ErrorCode, errorStatus, toErrorIssues } from "@switchboard/contract";
-import { CoreError, type CoreErrorDetails } from "@switchboard/core";
+import { CoreError, type CoreErrorDetails, log } from "@switchboard/core";
+import { describeError } from "@switchboard/db";
 import { ZodError } from "zod";
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -32,6 +33,7 @@ export function toErrorResponse(error: unknown, requestId: string): Response {
     return errorResponse("validation_error", "The request failed validation", {
       issues: toErrorIssues(error),
     });
-  console.error(`[${requestId}] unexpected error`, error);
+  // Described, not dumped: a failed query's error carries its bound parameters.
+  log.error({ requestId, err: describeError(error) }, "unexpected error");
   return errorResponse("internal_error", `Something went wrong on our side (request ${requestId})`);
 }

@@ -11,6 +11,7 @@ import {
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { type ReactNode, useState } from "react";
 import superjson from "superjson";
+import { signInPath } from "~/components/return-to";
 import type { AppRouter } from "./router";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
@@ -22,9 +23,15 @@ function statusOf(error: unknown): number | undefined {
     : undefined;
 }
 
-/** A session that ended (expired, signed out in another tab) sends the person to sign in. */
+/**
+ * A session that ended (expired, signed out in another tab) sends the person to sign in, and
+ * back to this page after.
+ */
 function onError(error: unknown) {
-  if (statusOf(error) === 401) window.location.assign("/signin");
+  if (statusOf(error) === 401) {
+    const here = `${window.location.pathname}${window.location.search}`;
+    window.location.assign(signInPath(here));
+  }
 }
 
 function makeQueryClient() {

@@ -1,18 +1,22 @@
 import "server-only";
 import { type ErrorCode, type ErrorIssue, errorStatus, toErrorIssues } from "@switchboard/contract";
 import {
+  assertSessionStanding,
   assertSessionUserActive,
   type CoreDeps,
   CoreError,
   getOwnedAgent,
+  type SessionStanding,
 } from "@switchboard/core";
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { ZodError, z } from "zod";
 import type { SessionUser } from "~/auth/options";
-import { getSessionUser } from "~/auth/session";
+import { getSession } from "~/auth/session";
+import { clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
+import { assertStorableInput } from "~/server/storable-input";
 
 /**
  * The console's tRPC setup, in one place: the context (core deps and the signed-in person),
@@ -23,14 +27,25 @@ import { getDeps } from "~/server/deps";
 export interface Context {
   deps: CoreDeps;
   user: SessionUser | null;
+  /** The session's standing when the context already read it (else procedures read it). */
+  standing?: SessionStanding;
+  /** The client's network, for sign-up limits (`clientNetwork`); null when unknown. */
+  clientNetwork?: string | null;
 }
 
-export async function createContext(): Promise<Context> {
-  return { deps: getDeps(), user: await getSessionUser() };
+export async function createContext({ req }: { req: Request }): Promise<Context> {
+  const deps = getDeps();
+  const session = await getSession();
+  return {
+    deps,
+    user: session?.user ?? null,
+    standing: session?.standing,
+    clientNetwork: clientNetwork(req.headers, deps.config.TRUST_PROXY_HOPS),
+  };
 }
 
 /** A core error's HTTP status (from the contract's table) as the tRPC code that carries it. */
-const trpcCodeByStatus: Record<(typeof errorStatus)[ErrorCode], TRPC_ERROR_CODE_KEY> = {
+export const trpcCodeByStatus: Record<(typeof errorStatus)[ErrorCode], TRPC_ERROR_CODE_KEY> = {
   400: "BAD_REQUEST",
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
@@ -38,6 +53,10 @@ const trpcCodeByStatus: Record<(typeof errorStatus)[ErrorCode], TRPC_ERROR_CODE_
   405: "METHOD_NOT_SUPPORTED",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+  422: "UNPROCESSABLE_CONTENT",
+  416: "BAD_REQUEST",
+  431: "BAD_REQUEST", // tRPC has no code of its own for it
   429: "TOO_MANY_REQUESTS",
   500: "INTERNAL_SERVER_ERROR",
   502: "BAD_GATEWAY",
@@ -66,7 +85,7 @@ export interface ConsoleErrorData {
   scope?: string;
 }
 
-export function describeError(error: TRPCError): { message: string; data: ConsoleErrorData } {
+export function consoleError(error: TRPCError): { message: string; data: ConsoleErrorData } {
   const cause = error.cause;
   if (cause instanceof CoreError)
     return {
@@ -93,7 +112,7 @@ const t = initTRPC.context<Context>().create({
     client: { reconnectAfterInactivityMs: 40_000 },
   },
   errorFormatter({ shape, error }) {
-    const { message, data } = describeError(error);
+    const { message, data } = consoleError(error);
     return { ...shape, message, data };
   },
 });
@@ -115,7 +134,13 @@ const coreErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-export const publicProcedure = t.procedure.use(coreErrors);
+/** Input carrying text Postgres cannot store is refused here, naming the path, for every call. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  assertStorableInput(await getRawInput());
+  return next();
+});
+
+export const publicProcedure = t.procedure.use(coreErrors).use(storableInput);
 
 /**
  * Signed-in and not suspended; `ctx.user` is the person. Agent procedures still check ownership
@@ -123,7 +148,8 @@ export const publicProcedure = t.procedure.use(coreErrors);
  */
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: "UNAUTHORIZED", message: "Sign in first" });
-  await assertSessionUserActive(ctx.deps, ctx.user.id);
+  if (ctx.standing) assertSessionStanding(ctx.standing);
+  else await assertSessionUserActive(ctx.deps, ctx.user.id, ctx.user.sessionId);
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
 

@@ -2,8 +2,12 @@ import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import { router } from "./init";
 import { agentsRouter } from "./routers/agents";
 import { authRouter } from "./routers/auth";
+import { callsRouter } from "./routers/calls";
 import { chatsRouter } from "./routers/chats";
 import { developerKeysRouter } from "./routers/developer-keys";
+import { feedRouter } from "./routers/feed";
+import { inboxRouter } from "./routers/inbox";
+import { instanceRouter } from "./routers/instance";
 import { liveRouter } from "./routers/live";
 import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
@@ -21,6 +25,10 @@ export const appRouter = router({
   records: recordsRouter,
   selfChat: selfChatRouter,
   developerKeys: developerKeysRouter,
+  inbox: inboxRouter,
+  feed: feedRouter,
+  calls: callsRouter,
+  instance: instanceRouter,
 });
 
 export type AppRouter = typeof appRouter;

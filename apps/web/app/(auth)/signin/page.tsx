@@ -1,13 +1,24 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { onFormSubmit } from "~/components/form";
+import { safeReturnPath } from "~/components/return-to";
 
 export default function SignInPage() {
+  return (
+    <Suspense>
+      <SignIn />
+    </Suspense>
+  );
+}
+
+/** Signs in, then back to the page that asked (same site only), else to the console's home. */
+function SignIn() {
   const router = useRouter();
+  const back = safeReturnPath(useSearchParams().get("callbackUrl"));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -20,17 +31,17 @@ export default function SignInPage() {
       redirect: false,
     }).catch(() => undefined);
     if (result?.ok) {
-      router.replace("/agents");
+      router.replace(back ?? "/");
       router.refresh();
       return;
     }
     setBusy(false);
     setError(
       result?.error === "CredentialsSignin"
-        ? "That email and password do not match an account."
+        ? "That email and password do not match an account. Check them and try again."
         : result?.error?.startsWith("Too many")
           ? result.error
-          : "Signing in failed. Please try again.",
+          : "Signing in failed. Check your connection and try again.",
     );
   }
 
@@ -61,7 +72,10 @@ export default function SignInPage() {
         {busy ? "Signing in…" : "Sign in"}
       </button>
       <p className="muted">
-        New here? <Link href="/signup">Create an account</Link>
+        New here?{" "}
+        <Link href={back ? `/signup?callbackUrl=${encodeURIComponent(back)}` : "/signup"}>
+          Create an account
+        </Link>
       </p>
     </form>
   );

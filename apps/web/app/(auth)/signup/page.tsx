@@ -2,19 +2,31 @@
 
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useRouter, useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
+import { safeReturnPath } from "~/components/return-to";
 import { useTRPC } from "~/trpc/client";
 
 const fields = ["displayName", "email", "password"] as const;
 
 export default function SignUpPage() {
+  return (
+    <Suspense>
+      <SignUp />
+    </Suspense>
+  );
+}
+
+/** A new person starts on Chats (or goes back to the page that sent them to sign in). */
+function SignUp() {
   const trpc = useTRPC();
   const router = useRouter();
+  const back = safeReturnPath(useSearchParams().get("callbackUrl"));
+  const signInHref = back ? `/signin?callbackUrl=${encodeURIComponent(back)}` : "/signin";
   const [signInError, setSignInError] = useState<string | null>(null);
   const [signingIn, setSigningIn] = useState(false);
   const signUp = useMutation(trpc.auth.signUp.mutationOptions());
@@ -40,12 +52,12 @@ export default function SignUpPage() {
       redirect: false,
     }).catch(() => undefined);
     if (result?.ok) {
-      router.replace("/agents");
+      router.replace(back ?? "/chats");
       router.refresh();
       return;
     }
     setSigningIn(false);
-    setSignInError("Your account was created, but signing in failed. Please sign in.");
+    setSignInError("Your account was created, but signing in failed. Sign in to continue.");
   }
 
   const busy = signUp.isPending || signingIn;
@@ -60,7 +72,13 @@ export default function SignUpPage() {
       </div>
       {(error || signInError) && (
         <p className="form-error" role="alert" data-testid="signup-error">
-          {signInError ?? error?.message}
+          {signUp.error?.data?.code === "conflict" ? (
+            <>
+              An account with this email exists — <Link href={signInHref}>sign in?</Link>
+            </>
+          ) : (
+            (signInError ?? error?.message)
+          )}
         </p>
       )}
       <label>
@@ -106,7 +124,7 @@ export default function SignUpPage() {
         {busy ? "Creating your account…" : "Create account"}
       </button>
       <p className="muted">
-        Already have an account? <Link href="/signin">Sign in</Link>
+        Already have an account? <Link href={signInHref}>Sign in</Link>
       </p>
     </form>
   );

@@ -7,8 +7,11 @@ import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
+import { formatRelative, formatWhen } from "~/components/format";
 import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
+import { Skeleton } from "~/components/skeleton";
+import { Sparkline } from "~/components/sparkline";
 import { useTRPC } from "~/trpc/client";
 
 export default function AgentsPage() {
@@ -22,6 +25,13 @@ export default function AgentsPage() {
             Each agent has its own 800 number. People who add it choose what it may see and do.
           </p>
         </div>
+        <Link
+          href="/agents/status"
+          className="button-link secondary nowrap"
+          data-testid="service-status-link"
+        >
+          Service status
+        </Link>
       </div>
       <AgentList />
       <CreateAgent />
@@ -35,49 +45,82 @@ function AgentList() {
   return (
     <section className="card" aria-labelledby="agents-heading">
       <h2 id="agents-heading">Agents</h2>
-      {agents.isPending && <p className="muted">Loading…</p>}
-      {agents.error && <p className="form-error">{agents.error.message}</p>}
+      {agents.isPending && <Skeleton label="your agents" />}
+      {agents.error && <FormError message={shownError(agents.error)?.message} />}
       {agents.data?.length === 0 && (
         <p className="empty" data-testid="agent-list-empty">
           No agents yet. Create your first one below.
         </p>
       )}
       {agents.data && agents.data.length > 0 && (
-        <table data-testid="agent-list">
+        <table data-testid="agent-list" className="stack-on-phone">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Number</th>
-              <th scope="col">Requested scopes</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Contacts</th>
+              <th scope="col">Last activity</th>
+              <th scope="col">Last 7 days</th>
               <th scope="col">State</th>
             </tr>
           </thead>
           <tbody>
-            {agents.data.map((agent) => (
-              <tr key={agent.id} data-testid="agent-row">
-                <td>
-                  <Link href={`/agents/${agent.id}`} className="strong-link">
-                    {agent.displayName ?? agent.num}
-                  </Link>
-                </td>
-                <td className="mono">{agent.num}</td>
-                <td className="muted">{agent.requestedScopes.length || "none"}</td>
-                <td>
-                  {agent.paused ? (
-                    <span
-                      className="badge warn"
-                      title={
-                        agent.paused.reason === "owner" ? "Paused by you" : "Paused at a ceiling"
-                      }
+            {agents.data.map((agent) => {
+              const name = agent.displayName ?? agent.num;
+              return (
+                <tr key={agent.id} data-testid="agent-row">
+                  <td className="cell-main">
+                    <Link
+                      href={`/agents/${agent.id}`}
+                      className="strong-link truncate"
+                      title={name}
                     >
-                      paused
-                    </span>
-                  ) : (
-                    <span className="badge ok">active</span>
-                  )}
-                </td>
-              </tr>
-            ))}
+                      {name}
+                    </Link>
+                    <span className="mono muted nowrap">{agent.num}</span>
+                  </td>
+                  <td data-label="Contacts" className="nowrap" data-testid="agent-contacts">
+                    {agent.contacts.toLocaleString()}
+                  </td>
+                  <td
+                    data-label="Last activity"
+                    className="nowrap"
+                    data-testid="agent-last-activity"
+                  >
+                    {agent.lastActivityAt ? (
+                      <time
+                        dateTime={agent.lastActivityAt}
+                        title={formatWhen(agent.lastActivityAt)}
+                      >
+                        {formatRelative(agent.lastActivityAt)}
+                      </time>
+                    ) : (
+                      <span className="muted">never</span>
+                    )}
+                  </td>
+                  <td data-label="Last 7 days">
+                    <Sparkline
+                      days={agent.last7Days}
+                      label={`Messages of ${name} on each of the last 7 days`}
+                      testId="agent-sparkline"
+                    />
+                  </td>
+                  <td data-label="State">
+                    {agent.paused ? (
+                      <span
+                        className="badge warn"
+                        title={
+                          agent.paused.reason === "owner" ? "Paused by you" : "Paused at a ceiling"
+                        }
+                      >
+                        paused
+                      </span>
+                    ) : (
+                      <span className="badge ok">active</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}

@@ -1,12 +1,8 @@
 import type { ReactNode } from "react";
 import { ChatList } from "./_components/chat-list";
+import { ChatsShell } from "./_components/chats-shell";
 
 /** Chats: the person's chats with agents beside the one open (or the consent card). */
 export default function ChatsLayout({ children }: { children: ReactNode }) {
-  return (
-    <div className="chats">
-      <ChatList />
-      <div className="chats-main">{children}</div>
-    </div>
-  );
+  return <ChatsShell list={<ChatList />}>{children}</ChatsShell>;
 }

@@ -6,8 +6,9 @@ import {
 } from "@switchboard/contract";
 import {
   createAgent,
+  getAgentHistory,
   getAgentUsage,
-  listOwnedAgents,
+  listAgentOverviews,
   pauseAgent,
   resumeAgent,
   updateAgentMe,
@@ -17,7 +18,8 @@ import { ownedAgentProcedure, protectedProcedure, router } from "../init";
 
 /** A person's agents. Procedures on one agent run only for its owner (`ownedAgentProcedure`). */
 export const agentsRouter = router({
-  list: protectedProcedure.query(({ ctx }) => listOwnedAgents(ctx.deps, ctx.user.id)),
+  /** The person's agents with contacts, last activity and their last 7 days of messages. */
+  list: protectedProcedure.query(({ ctx }) => listAgentOverviews(ctx.deps, ctx.user.id)),
   create: protectedProcedure
     .input(
       z.object({
@@ -31,6 +33,10 @@ export const agentsRouter = router({
     agent: ctx.agent,
     usage: await getAgentUsage(ctx.deps, ctx.agent.id),
   })),
+  /** Daily activity over the last `days` UTC days, for the agent page's charts. */
+  history: ownedAgentProcedure
+    .input(z.object({ days: z.number().int().min(1).max(90).default(14) }))
+    .query(({ ctx, input }) => getAgentHistory(ctx.deps, ctx.agent.id, input.days)),
   update: ownedAgentProcedure
     .input(z.object({ change: AgentUpdateMeRequest }))
     .mutation(({ ctx, input }) => updateAgentMe(ctx.deps, ctx.agent.id, input.change)),

@@ -1,5 +1,5 @@
 import { DisplayName } from "@switchboard/contract";
-import { createUser, getUser } from "@switchboard/core";
+import { getUser, signUpPerson } from "@switchboard/core";
 import { z } from "zod";
 import { protectedProcedure, publicProcedure, router } from "../init";
 
@@ -17,9 +17,14 @@ const SignUpRequest = z.object({
 });
 
 export const authRouter = router({
-  /** Creates a person account with a fresh number; the page then signs in with the same pair. */
+  /**
+   * Creates a person account with a fresh number; the page then signs in with the same pair.
+   * Limited per client network and per email.
+   */
   signUp: publicProcedure
     .input(SignUpRequest)
-    .mutation(({ ctx, input }) => createUser(ctx.deps, input)),
+    .mutation(({ ctx, input }) =>
+      signUpPerson(ctx.deps, input, { network: ctx.clientNetwork ?? null }),
+    ),
   me: protectedProcedure.query(({ ctx }) => getUser(ctx.deps, ctx.user.id)),
 });

@@ -2,6 +2,8 @@ import {
   addContact,
   blockAgent,
   decideAction,
+  describeActionTargets,
+  describeChatAgent,
   getConsentCard,
   listPersonConversations,
   listPersonMessages,
@@ -17,6 +19,7 @@ import {
   unreactAsPerson,
 } from "@switchboard/core";
 import { z } from "zod";
+import { normalizeAgentNumber } from "~/components/agent-number";
 import { protectedProcedure, router } from "../init";
 
 /**
@@ -34,21 +37,33 @@ export const chatsRouter = router({
 
   consentCard: protectedProcedure
     .input(agent)
-    .query(({ ctx, input }) => getConsentCard(ctx.deps, ctx.user.id, input.agent.trim())),
+    .query(({ ctx, input }) =>
+      getConsentCard(ctx.deps, ctx.user.id, normalizeAgentNumber(input.agent)),
+    ),
 
   add: protectedProcedure
     .input(agent.extend({ scopes }))
     .mutation(({ ctx, input }) => addContact(ctx.deps, ctx.user.id, input.agent, input.scopes)),
 
-  /** A page of the chat, oldest first; `cursor` (a message id) pages back before it. */
+  /**
+   * A page of the chat, oldest first; `cursor` (a message id) pages back before it. Each change
+   * card comes with the record it targets as it is now (`targets`).
+   */
   page: protectedProcedure
     .input(chat.extend({ cursor: z.string().nullish() }))
-    .query(({ ctx, input }) =>
-      listPersonMessages(ctx.deps, ctx.user.id, input.chat, {
+    .query(async ({ ctx, input }) => {
+      const page = await listPersonMessages(ctx.deps, ctx.user.id, input.chat, {
         before: input.cursor ?? undefined,
         limit: CHAT_PAGE_SIZE,
-      }),
-    ),
+      });
+      const actions = page.messages.flatMap((message) => (message.action ? [message.action] : []));
+      return { ...page, targets: await describeActionTargets(ctx.deps, ctx.user.id, actions) };
+    }),
+
+  /** The chat header's facts about the agent: bio, paused, owner. */
+  agent: protectedProcedure
+    .input(chat)
+    .query(({ ctx, input }) => describeChatAgent(ctx.deps, ctx.user.id, input.chat)),
 
   send: protectedProcedure
     .input(chat.extend({ message: z.unknown() }))

@@ -1,10 +1,10 @@
+import { RecordType } from "@switchboard/contract";
 import {
   archiveOwnRecord,
   completeOwnRecord,
   createRecord,
   deleteOwnRecord,
   listOwnRecords,
-  RecordTypeSchema,
   updateOwnRecord,
 } from "@switchboard/core";
 import { z } from "zod";
@@ -14,15 +14,15 @@ import { protectedProcedure, router } from "../init";
  * The signed-in person's own tasks, reminders, events and notes. Every change goes through
  * core's `applySkill`, the same path (and validation) as an approved card.
  */
-const record = z.object({ type: RecordTypeSchema, id: z.string().min(1) });
+const record = z.object({ type: RecordType, id: z.string().min(1) });
 
 export const recordsRouter = router({
   list: protectedProcedure
-    .input(z.object({ type: RecordTypeSchema }))
+    .input(z.object({ type: RecordType }))
     .query(({ ctx, input }) => listOwnRecords(ctx.deps, ctx.user.id, input.type)),
 
   create: protectedProcedure
-    .input(z.object({ type: RecordTypeSchema, data: z.unknown() }))
+    .input(z.object({ type: RecordType, data: z.unknown() }))
     .mutation(({ ctx, input }) => createRecord(ctx.deps, ctx.user.id, input.type, input.data)),
 
   update: protectedProcedure

@@ -3,7 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { use } from "react";
+import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
+import { ActivityCharts } from "./_components/activity-charts";
 import { PauseControl } from "./_components/pause-control";
 import { ProfileCard } from "./_components/profile-card";
 import { TokensCard } from "./_components/tokens-card";
@@ -20,13 +22,13 @@ export default function AgentPage({ params }: { params: Promise<{ agentId: strin
       <div className="card">
         <p className="form-error" role="alert">
           {agent.error.data?.code === "not_found"
-            ? "There is no agent of yours with this id."
+            ? "There is no agent of yours with this id. Pick one from your agents."
             : agent.error.message}
         </p>
         <Link href="/agents">Back to your agents</Link>
       </div>
     );
-  if (!agent.data) return <p className="muted">Loading…</p>;
+  if (!agent.data) return <Skeleton lines={6} label="the agent" />;
   const { agent: me, usage } = agent.data;
 
   return (
@@ -35,11 +37,15 @@ export default function AgentPage({ params }: { params: Promise<{ agentId: strin
       <nav aria-label="Breadcrumb" className="breadcrumb">
         <Link href="/agents">Agents</Link>
         <span aria-hidden="true">/</span>
-        <span aria-current="page">{me.displayName ?? me.num}</span>
+        <span aria-current="page" className="truncate">
+          {me.displayName ?? me.num}
+        </span>
       </nav>
       <div className="page-head">
         <div>
-          <h1 data-testid="agent-title">{me.displayName}</h1>
+          <h1 data-testid="agent-title" className="truncate" title={me.displayName ?? me.num}>
+            {me.displayName}
+          </h1>
           <p className="mono muted" data-testid="agent-num">
             {me.num}
           </p>
@@ -53,6 +59,8 @@ export default function AgentPage({ params }: { params: Promise<{ agentId: strin
         </Link>
       </div>
       <PauseControl agentId={agentId} paused={me.paused} />
+      <ActivityCharts agentId={agentId} />
+      <UsageCard usage={usage} />
       <TokensCard agentId={agentId} />
       <ProfileCard
         agentId={agentId}
@@ -64,7 +72,6 @@ export default function AgentPage({ params }: { params: Promise<{ agentId: strin
           requestedScopes: me.requestedScopes,
         }}
       />
-      <UsageCard usage={usage} />
     </>
   );
 }

@@ -4,41 +4,41 @@ import {
   type AgentAction,
   MAX_PAYLOAD_BYTES,
   type PersonChatMessage,
+  skillPayloads,
   skillRecordType,
 } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { shownError } from "~/components/errors";
-import { formatTime } from "~/components/format";
+import { formatRelative, formatWhen } from "~/components/format";
+import {
+  type CardTarget,
+  editChanges,
+  kindWords,
+  skillWords,
+  type ValueTree,
+  valueTree,
+  type WordRow,
+} from "~/components/proposal-words";
 import { editableFields, SkillForm } from "~/components/skill-form";
 import { useTRPC } from "~/trpc/client";
 
-const skillLabels: Record<string, string> = {
-  create: "Create",
-  update: "Change",
-  complete: "Complete",
-  delete: "Delete",
-};
-
-/** "Create task", "Complete reminder"; a custom kind as it is. */
-function whatItDoes(action: AgentAction): string {
-  if (!action.skill) return action.kind;
-  const [verb, type] = action.skill.split("_") as [string, string];
-  return `${skillLabels[verb] ?? verb} ${type}`;
-}
-
 /**
- * An agent's proposal as the person decides it: what it would do, with Approve, Edit (a form
- * for a platform skill's payload, a JSON editor for a custom kind; both checked before they are
- * sent) and Reject while it is pending; afterwards its state and, for a skill, what ran.
+ * An agent's proposal as the person decides it, in words: what kind of thing it does, one
+ * summary line, the details as rows (a change card shows each field now → proposed, against the
+ * record as it is now), when it expires. Approve, Edit (a form prefilled with everything the
+ * proposal carries, or a JSON editor for a custom kind; both checked before they are sent) and
+ * Reject while it is pending; afterwards its state, what an edit changed, and what ran.
  */
 export function ApprovalCard({
   message,
   action,
+  target,
 }: {
   message: PersonChatMessage;
   action: AgentAction;
+  target?: CardTarget | null;
 }) {
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
@@ -56,6 +56,8 @@ export function ApprovalCard({
       editedPayload,
     });
   const canEdit = action.skill ? editableFields(action.skill).length > 0 : true;
+  const words = action.skill ? skillWords(action.skill, payload, target) : null;
+  const headingId = `card-${action.id}-title`;
 
   return (
     <li
@@ -63,21 +65,42 @@ export function ApprovalCard({
       data-testid="approval-card"
       data-message-id={message.id}
       data-action-id={action.id}
+      aria-labelledby={headingId}
     >
       <div className="approval-head">
-        <span className="approval-kind">{whatItDoes(action)}</span>
+        <span className="approval-kind" data-testid="card-kind">
+          {words?.kind ?? kindWords(action)}
+        </span>
         <span className={`badge ${stateBadge[action.state]}`} data-testid="card-state">
           {action.state}
         </span>
       </div>
-      <h3 data-testid="card-title">{action.title}</h3>
-      {action.description && <p className="muted">{action.description}</p>}
-      {!editing && <PayloadView payload={payload} edited={action.editedPayload !== null} />}
+      <h3 id={headingId} data-testid="card-title">
+        {action.title}
+      </h3>
+      {words && (
+        <p className="approval-summary" data-testid="card-summary">
+          {words.summary}
+        </p>
+      )}
+      {action.description && <p className="muted approval-description">{action.description}</p>}
+      {!editing &&
+        (words ? (
+          <WordRows rows={words.rows} testId="card-payload" />
+        ) : (
+          <ValueRows tree={valueTree(payload)} testId="card-payload" />
+        ))}
+      {!editing && action.editedPayload && (
+        <div className="approval-changes" data-testid="card-changes">
+          <p className="hint">Approved with your changes:</p>
+          <WordRows rows={editChanges(action.skill, action.payload, action.editedPayload)} />
+        </div>
+      )}
 
       {pending && editing && action.skill && (
         <SkillForm
           skill={action.skill}
-          initial={action.payload}
+          initial={editInitial(action)}
           submitLabel="Approve with changes"
           pending={decide.isPending}
           serverError={error?.message}
@@ -99,11 +122,12 @@ export function ApprovalCard({
         />
       )}
       {pending && !editing && (
-        <div className="row">
+        <div className="row approval-actions">
           <button
             type="button"
             disabled={decide.isPending}
             onClick={() => approve()}
+            aria-describedby={headingId}
             data-testid="card-approve"
           >
             Approve
@@ -114,6 +138,7 @@ export function ApprovalCard({
               className="secondary"
               disabled={decide.isPending}
               onClick={() => setEditing(true)}
+              aria-describedby={headingId}
               data-testid="card-edit"
             >
               Edit
@@ -126,6 +151,7 @@ export function ApprovalCard({
             onClick={() =>
               decide.mutate({ chat: action.conversationId, actionId: action.id, approve: false })
             }
+            aria-describedby={headingId}
             data-testid="card-reject"
           >
             Reject
@@ -137,15 +163,44 @@ export function ApprovalCard({
           {error.message}
         </p>
       )}
-      <p className="hint">
-        {action.state === "pending"
-          ? `Expires ${formatTime(action.expiresAt)}`
-          : action.resolvedAt
-            ? `${capitalized(action.state)} ${formatTime(action.resolvedAt)}`
-            : null}
-      </p>
+      <CardTime action={action} />
       <Execution action={action} />
     </li>
+  );
+}
+
+/**
+ * What the edit form starts from: everything the proposal carries. A skill that takes a
+ * description gets the card's own description when its payload has none, so the person edits
+ * what they were shown.
+ */
+function editInitial(action: AgentAction): Record<string, unknown> {
+  const skill = action.skill;
+  const takesDescription =
+    skill !== null && "description" in skillPayloads[skill].shape && skill.startsWith("create_");
+  return takesDescription && action.payload.description === undefined && action.description
+    ? { ...action.payload, description: action.description }
+    : action.payload;
+}
+
+/** "Expires in 23 h" while pending (the exact time on hover); when it was decided after. */
+function CardTime({ action }: { action: AgentAction }) {
+  if (action.state === "pending")
+    return (
+      <p className="hint" data-testid="card-expiry">
+        <time dateTime={action.expiresAt} title={formatWhen(action.expiresAt)}>
+          {Date.parse(action.expiresAt) > Date.now()
+            ? `Expires ${formatRelative(action.expiresAt)}`
+            : "Expired"}
+        </time>
+      </p>
+    );
+  if (!action.resolvedAt) return null;
+  return (
+    <p className="hint" data-testid="card-expiry">
+      {capitalized(action.state)}{" "}
+      <time dateTime={action.resolvedAt}>{formatWhen(action.resolvedAt)}</time>
+    </p>
   );
 }
 
@@ -182,18 +237,51 @@ function Execution({ action }: { action: AgentAction }) {
   );
 }
 
-function PayloadView({ payload, edited }: { payload: Record<string, unknown>; edited: boolean }) {
-  const entries = Object.entries(payload).filter(([key]) => key !== "id");
-  if (entries.length === 0) return null;
+/** Labelled rows; a row the card would change shows "now → proposed". */
+function WordRows({ rows, testId }: { rows: WordRow[]; testId?: string }) {
+  if (rows.length === 0) return null;
   return (
-    <dl className="payload" data-testid="card-payload">
-      {entries.map(([key, value]) => (
-        <div key={key}>
-          <dt>{key}</dt>
-          <dd>{typeof value === "string" ? value : JSON.stringify(value)}</dd>
+    <dl className="payload" data-testid={testId}>
+      {rows.map((row) => (
+        <div key={row.label}>
+          <dt>{row.label}</dt>
+          <dd>
+            {row.before !== undefined && row.before !== row.value ? (
+              <>
+                <del>{row.before}</del> <span aria-hidden="true">→</span>
+                <span className="visually-hidden">changes to</span> <ins>{row.value}</ins>
+              </>
+            ) : (
+              row.value
+            )}
+          </dd>
         </div>
       ))}
-      {edited && <p className="hint">Approved with your changes.</p>}
+    </dl>
+  );
+}
+
+/** A custom payload, nested values as nested rows (never JSON). */
+function ValueRows({ tree, testId }: { tree: ValueTree; testId?: string }) {
+  if (tree.kind === "text")
+    return testId ? (
+      <p className="payload" data-testid={testId}>
+        {tree.text}
+      </p>
+    ) : (
+      tree.text
+    );
+  return (
+    <dl className="payload" data-testid={testId}>
+      {tree.rows.map((row, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: labels of list items repeat across levels.
+        <div key={`${row.label}-${i}`} className={row.value.kind === "rows" ? "nested" : undefined}>
+          <dt>{row.label}</dt>
+          <dd>
+            <ValueRows tree={row.value} />
+          </dd>
+        </div>
+      ))}
     </dl>
   );
 }

@@ -13,8 +13,8 @@ export function ChatList() {
   const chats = useQuery(trpc.chats.list.queryOptions());
   const open = useParams<{ conversationId?: string }>().conversationId;
   return (
-    <aside className="chat-list" aria-labelledby="chat-list-heading">
-      <div className="chat-list-head">
+    <aside className="split-list" aria-labelledby="chat-list-heading">
+      <div className="split-list-head">
         <h2 id="chat-list-heading">Chats</h2>
       </div>
       <Link href="/chats/add" className="chat-add" data-testid="chat-add">
@@ -22,7 +22,7 @@ export function ChatList() {
       </Link>
       {chats.error && <p className="form-error">{chats.error.message}</p>}
       {chats.data?.length === 0 && (
-        <p className="hint chat-list-empty">No chats yet. Add an agent by its 800 number.</p>
+        <p className="hint split-list-empty">No chats yet. Add an agent by its 800 number.</p>
       )}
       <ul data-testid="chat-list">
         {chats.data?.map((chat) => (
@@ -34,10 +34,13 @@ export function ChatList() {
               data-testid="chat-row"
             >
               <span className="chat-row-name">
-                {chat.agent.displayName ?? chat.agent.num}
+                <span className="truncate" title={chat.agent.displayName ?? chat.agent.num}>
+                  {chat.agent.displayName ?? chat.agent.num}
+                </span>
                 {chat.unreadCount > 0 && (
-                  <span className="badge" data-testid="chat-unread" title="Unread messages">
+                  <span className="badge" data-testid="chat-unread">
                     {chat.unreadCount}
+                    <span className="visually-hidden"> unread</span>
                   </span>
                 )}
               </span>

@@ -1,84 +1,221 @@
 "use client";
 
-import { createSkills, type PersonConversation, skillScope } from "@switchboard/contract";
+import {
+  type AgentScope,
+  createSkills,
+  inConsentOrder,
+  type PersonConversation,
+  skillScope,
+} from "@switchboard/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
-import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
-import { scopesFrom } from "~/components/scope-picker";
-import { useSettingToggle } from "~/components/use-setting-toggle";
+import { Icon } from "~/components/icon";
 import { useTRPC } from "~/trpc/client";
-import { GrantPicker } from "./grant-picker";
+import { scopeMeaning } from "./grant-picker";
+
+type SaveState = { state: "idle" } | { state: "saving" } | { state: "saved"; what: string };
 
 /**
- * The person's settings for this agent: what it may do (its grant), whether it may write first
- * or only reply, block, and removing it from contacts. Each change applies at once to every
- * API call the agent makes; the chat view refreshes live.
+ * The person's settings for this agent, in a side panel beside the chat: what it may do (its
+ * grant), acting without asking, reply-only, block, and removing it. One save model: every
+ * change saves the moment it is made, and the panel says so; each applies to the agent's next
+ * API call. The chat stays in view and refreshes live.
  */
-export function ChatSettings({ conversation }: { conversation: PersonConversation }) {
+export function ChatSettings({
+  conversation,
+  onClose,
+}: {
+  conversation: PersonConversation;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
-  const agent = conversation.agent.id;
   const queryClient = useQueryClient();
-  // "Saved" shows once the pages have re-read the grant, so the boxes match what is stored.
-  const grant = useMutation(
-    trpc.chats.setGrant.mutationOptions({ onSuccess: () => queryClient.invalidateQueries() }),
-  );
-  const saveReplyOnly = useMutation(trpc.chats.setReplyOnly.mutationOptions());
-  const replyOnly = useSettingToggle(conversation.initiation === "reply_only", (next) =>
-    saveReplyOnly.mutateAsync({ agent, replyOnly: next }),
-  );
-  const blocked = useMutation(trpc.chats.setBlocked.mutationOptions());
+  const agent = conversation.agent.id;
+  const [saved, setSaved] = useState<SaveState>({ state: "idle" });
+  // A box shows the person's choice at once and keeps it until the pages re-read what is stored.
+  const [wanted, setWanted] = useState<Record<string, boolean>>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const panel = useRef<HTMLElement>(null);
+  useEffect(() => panel.current?.focus(), []);
+  // Escape closes the panel wherever focus is (a box being saved lets go of focus).
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+
+  /** Runs one change, then re-reads the pages so every box shows what is stored. */
+  const saveWith = async (
+    what: string,
+    change: () => Promise<unknown>,
+    box?: { key: string; checked: boolean },
+  ) => {
+    setSaved({ state: "saving" });
+    setFailure(null);
+    if (box) setWanted((all) => ({ ...all, [box.key]: box.checked }));
+    try {
+      await change();
+      await queryClient.invalidateQueries();
+      setSaved({ state: "saved", what });
+    } catch (error) {
+      setFailure(error);
+      setSaved({ state: "idle" });
+    } finally {
+      if (box) setWanted(({ [box.key]: _, ...rest }) => rest);
+    }
+  };
+  const setGrant = useMutation(trpc.chats.setGrant.mutationOptions());
+  const setAuto = useMutation(trpc.chats.setAutoExecute.mutationOptions());
+  const setReplyOnly = useMutation(trpc.chats.setReplyOnly.mutationOptions());
+  const setBlocked = useMutation(trpc.chats.setBlocked.mutationOptions());
   const remove = useMutation(trpc.chats.remove.mutationOptions());
-  const error = shownError(grant.error ?? replyOnly.error ?? blocked.error ?? remove.error);
+  const busy = saved.state === "saving";
+  const error = shownError(failure);
+
+  const granted = new Set(conversation.grantedScopes);
+  const toggleScope = (scope: AgentScope, on: boolean) => {
+    // From what the boxes show now, so two quick changes both count.
+    const next = new Set(conversation.requestedScopes.filter((s) => wanted[s] ?? granted.has(s)));
+    if (on) next.add(scope);
+    else next.delete(scope);
+    void saveWith(
+      on ? "It may do that now." : "It may no longer do that.",
+      () => setGrant.mutateAsync({ agent, scopes: inConsentOrder([...next]) }),
+      { key: scope, checked: on },
+    );
+  };
+  // Acting without asking is offered only for create skills whose scope the agent asked for and
+  // the person granted; the server refuses the rest.
+  const autoSkills = createSkills.filter(
+    (skill) =>
+      conversation.requestedScopes.includes(skillScope(skill)) && granted.has(skillScope(skill)),
+  );
 
   return (
-    <div className="chat-settings" data-testid="chat-settings">
-      {conversation.isContact && (
-        <form
-          className="stack"
-          onSubmit={onFormSubmit((form) => grant.mutate({ agent, scopes: scopesFrom(form) }))}
+    <aside
+      className="chat-settings"
+      id="chat-settings"
+      aria-labelledby="chat-settings-heading"
+      tabIndex={-1}
+      ref={panel}
+      data-testid="chat-settings"
+    >
+      <div className="panel-head">
+        <h2 id="chat-settings-heading">Settings</h2>
+        <button
+          type="button"
+          className="icon-button"
+          onClick={onClose}
+          aria-label="Close settings"
+          data-testid="chat-settings-close"
         >
-          <GrantPicker
-            key={conversation.grantedScopes.join()}
-            requested={conversation.requestedScopes}
-            granted={conversation.grantedScopes}
-          />
-          <div className="row">
-            <button
-              type="submit"
-              className="secondary small"
-              disabled={grant.isPending}
-              data-testid="grant-save"
-            >
-              Save what it may do
-            </button>
-            {grant.isSuccess && !grant.isPending && (
-              <span className="success" data-testid="grant-saved">
-                Saved
+          <Icon name="close" />
+        </button>
+      </div>
+      <p className="hint">Changes save as you make them and apply to the agent's next call.</p>
+      <p className="save-state" role="status" data-testid="settings-status">
+        {saved.state === "saving"
+          ? "Saving…"
+          : saved.state === "saved"
+            ? `Saved. ${saved.what}`
+            : ""}
+      </p>
+      <FormError message={error?.message} testId="settings-error" />
+
+      {conversation.isContact && (
+        <fieldset className="grant" data-testid="grant-picker">
+          <legend>What it may do</legend>
+          {conversation.requestedScopes.length === 0 && (
+            <p className="hint">It asks for nothing: it can only be talked to.</p>
+          )}
+          {inConsentOrder(conversation.requestedScopes).map((scope) => (
+            <label className="check grant-row" key={scope}>
+              <input
+                type="checkbox"
+                checked={wanted[scope] ?? granted.has(scope)}
+                onChange={(event) => toggleScope(scope, event.target.checked)}
+                data-testid={`grant-${scope}`}
+              />
+              <span>
+                {scopeMeaning[scope]} <span className="mono hint">{scope}</span>
               </span>
-            )}
-          </div>
-        </form>
+            </label>
+          ))}
+        </fieldset>
       )}
-      {conversation.isContact && <AutoExecute conversation={conversation} />}
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={replyOnly.checked}
-          disabled={replyOnly.busy}
-          onChange={(event) => void replyOnly.toggle(event.target.checked)}
-          data-testid="setting-reply-only"
-        />
-        <span>Reply-only: it may write only within 24 hours of your last message</span>
-      </label>
-      <div className="row">
+
+      {conversation.isContact && (
+        <fieldset className="grant" data-testid="auto-execute">
+          <legend>Let it act without asking</legend>
+          {autoSkills.length === 0 ? (
+            <p className="hint" data-testid="auto-execute-none">
+              Nothing to offer: it may act without a card only to create tasks, reminders, events or
+              notes, and only where it asks for and you grant that kind of record.
+            </p>
+          ) : (
+            autoSkills.map((skill) => (
+              <label className="check" key={skill}>
+                <input
+                  type="checkbox"
+                  checked={wanted[skill] ?? conversation.autoExecuteSkills.includes(skill)}
+                  onChange={(event) => {
+                    const enabled = event.target.checked;
+                    void saveWith(
+                      enabled
+                        ? `It creates ${skillRecordNoun(skill)} without asking.`
+                        : `It asks before creating ${skillRecordNoun(skill)}.`,
+                      () => setAuto.mutateAsync({ agent, skill, enabled }),
+                      { key: skill, checked: enabled },
+                    );
+                  }}
+                  data-testid={`auto-${skill}`}
+                />
+                <span>Create {skillRecordNoun(skill)} without a card</span>
+              </label>
+            ))
+          )}
+        </fieldset>
+      )}
+
+      <fieldset className="grant">
+        <legend>When it may write</legend>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={wanted.replyOnly ?? conversation.initiation === "reply_only"}
+            onChange={(event) => {
+              const replyOnly = event.target.checked;
+              void saveWith(
+                replyOnly
+                  ? "It may write only within 24 hours of your last message."
+                  : "It may write to you at any time.",
+                () => setReplyOnly.mutateAsync({ agent, replyOnly }),
+                { key: "replyOnly", checked: replyOnly },
+              );
+            }}
+            data-testid="setting-reply-only"
+          />
+          <span>Reply-only: only within 24 hours of your last message</span>
+        </label>
+      </fieldset>
+
+      <div className="panel-danger">
         <button
           type="button"
           className={conversation.blocked ? "secondary small" : "danger small"}
-          disabled={blocked.isPending}
-          onClick={() => blocked.mutate({ agent, blocked: !conversation.blocked })}
+          disabled={busy}
+          onClick={() =>
+            void saveWith(
+              conversation.blocked ? "It can reach you again." : "It can no longer reach you.",
+              () => setBlocked.mutateAsync({ agent, blocked: !conversation.blocked }),
+            )
+          }
           data-testid="setting-block"
         >
           {conversation.blocked ? "Unblock" : "Block"}
@@ -87,10 +224,17 @@ export function ChatSettings({ conversation }: { conversation: PersonConversatio
           <button
             type="button"
             className="danger small"
-            disabled={remove.isPending}
+            disabled={busy}
             onClick={() => {
-              if (window.confirm("Remove this agent? It loses all access; the chat stays."))
-                remove.mutate({ agent }, { onSuccess: () => router.refresh() });
+              if (
+                window.confirm(
+                  "Remove this agent? It loses all access and its waiting requests are declined; the chat stays.",
+                )
+              )
+                void saveWith("It is no longer in your contacts.", async () => {
+                  await remove.mutateAsync({ agent });
+                  router.refresh();
+                });
             }}
             data-testid="setting-remove"
           >
@@ -98,61 +242,9 @@ export function ChatSettings({ conversation }: { conversation: PersonConversatio
           </button>
         )}
       </div>
-      <FormError message={error?.message} />
-    </div>
+    </aside>
   );
 }
 
-const createSkillLabels = {
-  create_task: "Create tasks",
-  create_reminder: "Create reminders",
-  create_event: "Create events",
-  create_note: "Create notes",
-} as const;
-
-/**
- * Create skills the agent may run without a card. Changes, completions and deletions always
- * ask. A skill also needs its write scope granted, or the agent cannot propose it at all.
- */
-function AutoExecute({ conversation }: { conversation: PersonConversation }) {
-  return (
-    <fieldset className="grant" data-testid="auto-execute">
-      <legend>Let it act without asking</legend>
-      {createSkills.map((skill) => (
-        <AutoExecuteSkill key={skill} conversation={conversation} skill={skill} />
-      ))}
-    </fieldset>
-  );
-}
-
-function AutoExecuteSkill({
-  conversation,
-  skill,
-}: {
-  conversation: PersonConversation;
-  skill: (typeof createSkills)[number];
-}) {
-  const trpc = useTRPC();
-  const save = useMutation(trpc.chats.setAutoExecute.mutationOptions());
-  const toggle = useSettingToggle(conversation.autoExecuteSkills.includes(skill), (enabled) =>
-    save.mutateAsync({ agent: conversation.agent.id, skill, enabled }),
-  );
-  const error = shownError(toggle.error);
-  const granted = conversation.grantedScopes.includes(skillScope(skill));
-  return (
-    <label className="check">
-      <input
-        type="checkbox"
-        checked={toggle.checked}
-        disabled={toggle.busy}
-        onChange={(event) => void toggle.toggle(event.target.checked)}
-        data-testid={`auto-${skill}`}
-      />
-      <span>
-        {createSkillLabels[skill]}
-        {!granted && <span className="hint"> (needs {skillScope(skill)})</span>}
-        {error && <span className="field-error"> {error.message}</span>}
-      </span>
-    </label>
-  );
-}
+const skillRecordNoun = (skill: (typeof createSkills)[number]) =>
+  `${skill.slice("create_".length)}s`;

@@ -1,10 +1,14 @@
 "use client";
 
 import type { PersonChatMessage, PersonConversation, PersonOpenReply } from "@switchboard/contract";
-import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
+import { Icon } from "~/components/icon";
+import type { CardTarget } from "~/components/proposal-words";
+import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { ApprovalCard } from "./approval-card";
 import { ChatSettings } from "./chat-settings";
@@ -12,8 +16,9 @@ import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
 
 /**
- * One chat with an agent, kept live by the chats layout: messages oldest first with the newest
- * in view, the agent's typing, read state and reactions; reading the chat marks it read.
+ * One chat with an agent, kept live by the console: a header with who the agent is (state, bio,
+ * owner), messages oldest first with the newest in view, the agent's typing, read state and
+ * reactions; reading the chat marks it read. Settings open in a side panel beside the chat.
  */
 export function ChatView({ conversationId }: { conversationId: string }) {
   const trpc = useTRPC();
@@ -28,59 +33,39 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   );
   const [showSettings, setShowSettings] = useState(false);
 
-  if (page.isPending) return <p className="muted">Loading the chat…</p>;
+  if (page.isPending) return <Skeleton lines={5} label="the chat" />;
   if (page.error)
     return (
-      <p className="form-error" role="alert">
-        {page.error.data?.code === "not_found" ? "There is no such chat." : page.error.message}
-      </p>
+      <div className="card">
+        <BackToChats />
+        <p className="form-error" role="alert">
+          {page.error.data?.code === "not_found"
+            ? "There is no such chat. Pick one from your chats, or add an agent."
+            : shownError(page.error)?.message}
+        </p>
+      </div>
     );
   const [newest] = page.data.pages;
   if (!newest) return null;
   const { conversation } = newest;
   const agent = conversation.agent;
+  const targets = new Map(
+    page.data.pages.flatMap((p) => p.targets).map((target) => [target.actionId, target]),
+  );
   return (
-    <>
+    <div className={`chat-layout ${showSettings ? "with-panel" : ""}`}>
       <title>{`${agent.displayName ?? agent.num} · Chats · Switchboard`}</title>
       <section className="card chat" aria-labelledby="chat-heading">
-        <header className="chat-head">
-          <span className="avatar agent" aria-hidden="true">
-            {(agent.displayName ?? "A").charAt(0).toUpperCase()}
-          </span>
-          <div className="chat-title">
-            <h1 id="chat-heading" data-testid="chat-agent-name">
-              {agent.displayName ?? agent.num}
-            </h1>
-            <span className="mono muted">{agent.num}</span>
-          </div>
-          <div className="row chat-badges">
-            {conversation.initiation === "reply_only" && (
-              <span className="badge" data-testid="chat-reply-only">
-                reply-only
-              </span>
-            )}
-            {conversation.blocked && (
-              <span className="badge warn" data-testid="chat-blocked">
-                blocked
-              </span>
-            )}
-            {!conversation.isContact && <span className="badge off">not a contact</span>}
-            <button
-              type="button"
-              className="secondary small"
-              aria-expanded={showSettings}
-              onClick={() => setShowSettings((shown) => !shown)}
-              data-testid="chat-settings-toggle"
-            >
-              Settings
-            </button>
-          </div>
-        </header>
-        {showSettings && <ChatSettings conversation={conversation} />}
+        <ChatHeader
+          conversation={conversation}
+          settingsOpen={showSettings}
+          onToggleSettings={() => setShowSettings((shown) => !shown)}
+        />
         <MessageList
           conversation={conversation}
           messages={page.data.pages.toReversed().flatMap((p) => p.messages)}
           openReplies={newest.openReplies}
+          targets={targets}
           older={
             page.hasNextPage
               ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
@@ -89,7 +74,105 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         />
         <Composer conversation={conversation} />
       </section>
-    </>
+      {showSettings && (
+        <ChatSettings conversation={conversation} onClose={() => setShowSettings(false)} />
+      )}
+    </div>
+  );
+}
+
+/** On a phone the chat is its own screen; this leads back to the list. */
+function BackToChats() {
+  return (
+    <Link href="/chats" className="back-link" aria-label="Back to chats" data-testid="chat-back">
+      <Icon name="back" />
+      <span className="back-label">Chats</span>
+    </Link>
+  );
+}
+
+/** Who the agent is: name and number, its state in words, its bio and its owner. */
+function ChatHeader({
+  conversation,
+  settingsOpen,
+  onToggleSettings,
+}: {
+  conversation: PersonConversation;
+  settingsOpen: boolean;
+  onToggleSettings: () => void;
+}) {
+  const trpc = useTRPC();
+  const agent = conversation.agent;
+  // Its owner pausing it reaches no topic of the person's; look again now and then.
+  const about = useQuery(
+    trpc.chats.agent.queryOptions({ chat: conversation.id }, { refetchInterval: 30_000 }),
+  );
+  const name = agent.displayName ?? agent.num;
+  return (
+    <header className="chat-head">
+      <BackToChats />
+      <span className="avatar agent" aria-hidden="true">
+        {(agent.displayName ?? "A").charAt(0).toUpperCase()}
+      </span>
+      <div className="chat-title">
+        <h1 id="chat-heading" data-testid="chat-agent-name" className="truncate" title={name}>
+          {name}
+        </h1>
+        <p
+          className="chat-subtitle"
+          title={
+            about.data?.owner?.displayName ? `Run by ${about.data.owner.displayName}` : undefined
+          }
+        >
+          <span className="mono">{agent.num}</span>
+          {about.data?.owner?.displayName && (
+            <span data-testid="chat-agent-owner"> · by {about.data.owner.displayName}</span>
+          )}
+        </p>
+      </div>
+      <button
+        type="button"
+        className="secondary small settings-toggle"
+        aria-expanded={settingsOpen}
+        aria-controls={settingsOpen ? "chat-settings" : undefined}
+        aria-label="Settings"
+        onClick={onToggleSettings}
+        data-testid="chat-settings-toggle"
+      >
+        <Icon name="settings" />
+        <span>Settings</span>
+      </button>
+      <div className="chat-facts">
+        <div className="row chat-badges">
+          {about.data?.paused && (
+            <span className="badge warn" data-testid="chat-agent-paused">
+              paused
+            </span>
+          )}
+          {conversation.initiation === "reply_only" && (
+            <span className="badge" data-testid="chat-reply-only">
+              reply-only
+            </span>
+          )}
+          {conversation.blocked && (
+            <span className="badge warn" data-testid="chat-blocked">
+              blocked
+            </span>
+          )}
+          {!conversation.isContact && <span className="badge off">not a contact</span>}
+        </div>
+        {about.data?.paused && (
+          <p className="chat-state" data-testid="chat-agent-state">
+            Paused: it won't answer until its owner resumes it.
+          </p>
+        )}
+        {about.data?.bio && (
+          <p className="muted chat-bio" data-testid="chat-agent-bio">
+            {about.data.bio}
+          </p>
+        )}
+      </div>
+    </header>
   );
 }
 
@@ -98,10 +181,12 @@ function MessageList({
   messages,
   older,
   openReplies,
+  targets,
 }: {
   conversation: PersonConversation;
   messages: PersonChatMessage[];
   openReplies: PersonOpenReply[];
+  targets: Map<string, CardTarget>;
   older: { load: () => void; loading: boolean } | null;
 }) {
   const trpc = useTRPC();
@@ -114,12 +199,31 @@ function MessageList({
   const lastMine = messages.findLast((m) => m.senderId !== agentId);
   const agentTyping = useUntil(conversation.agentTypingUntil);
 
-  // Keep the newest message in view, and mark what the person now sees as read.
+  // Keep the newest message in view while the person is at the bottom: when one arrives, and
+  // when the list changes size (the header or composer growing, the phone turning).
+  const atBottom = useRef(true);
   const newestId = newest?.id;
   const streamedChars = openReplies.reduce((sum, reply) => sum + reply.text.length, 0);
   useEffect(() => {
     if (newestId || streamedChars) list.current?.scrollTo({ top: list.current.scrollHeight });
   }, [newestId, streamedChars]);
+  const hasList = messages.length > 0 || openReplies.length > 0;
+  useEffect(() => {
+    const element = list.current;
+    if (!hasList || !element) return;
+    const onScroll = () => {
+      atBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 48;
+    };
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) element.scrollTo({ top: element.scrollHeight });
+    });
+    element.addEventListener("scroll", onScroll, { passive: true });
+    observer.observe(element);
+    return () => {
+      element.removeEventListener("scroll", onScroll);
+      observer.disconnect();
+    };
+  }, [hasList]);
   const unread = conversation.unreadCount > 0 && conversation.isContact;
   const { mutate: mark } = markRead;
   useEffect(() => {
@@ -143,13 +247,18 @@ function MessageList({
                 onClick={older.load}
                 data-testid="chat-older"
               >
-                {older.loading ? "Loading…" : "Show older messages"}
+                {older.loading ? "Loading older messages…" : "Show older messages"}
               </button>
             </li>
           )}
           {messages.map((message) =>
             message.action ? (
-              <ApprovalCard key={message.id} message={message} action={message.action} />
+              <ApprovalCard
+                key={message.id}
+                message={message}
+                action={message.action}
+                target={targets.get(message.action.id)}
+              />
             ) : (
               <MessageBubble
                 key={message.id}

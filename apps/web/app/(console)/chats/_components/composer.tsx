@@ -3,40 +3,85 @@
 import type { PersonConversation } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
+import { useConnection, useOnline } from "~/components/live-updates";
 import { useTRPC } from "~/trpc/client";
 
 /** Typing is announced at most this often while the person keeps typing. */
 const TYPING_EVERY_MS = 3000;
 
+/** A text written while offline, waiting to go out. */
+interface Queued {
+  key: number;
+  content: string;
+}
+
+/** A failed call that never got an answer from the server (the network, not a refusal). */
+const unreachable = (error: unknown) =>
+  !(error as { data?: { code?: string } | null } | null)?.data?.code;
+
 /**
  * Writing to the agent: text (Enter sends, Shift+Enter breaks the line) or a voice note from a
- * file. The agent sees the person typing while they type.
+ * file. The agent sees the person typing while they type. Text written while offline (or whose
+ * send never reached the server) waits here, marked as queued, and goes out in order once the
+ * browser is back online.
  */
 export function Composer({ conversation }: { conversation: PersonConversation }) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
+  const [queued, setQueued] = useState<Queued[]>([]);
+  const nextKey = useRef(0);
   const lastTyping = useRef(0);
+  const online = useOnline();
+  // The live link coming back is the other sign the server can be reached again.
+  const live = useConnection().link === "live";
   const send = useMutation(trpc.chats.send.mutationOptions());
   const typing = useMutation(trpc.chats.typing.mutationOptions());
-  const error = shownError(send.error);
+  // A text that could not get through is queued, not an error.
+  const error = queued.length > 0 && unreachable(send.error) ? null : shownError(send.error);
   const chat = conversation.id;
+  const { mutateAsync } = send;
+
+  // Back online: send what waited, oldest first, one at a time (each success re-runs this for
+  // the next); a send that still cannot get through waits for the next change of network.
+  const sending = useRef<number | null>(null);
+  const first = queued[0];
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the link coming back retries.
+  useEffect(() => {
+    if (!online || !first || sending.current === first.key) return;
+    sending.current = first.key;
+    mutateAsync({ chat, message: { type: "text", content: first.content } }).then(
+      () => setQueued((all) => all.filter((q) => q.key !== first.key)),
+      (failure) => {
+        sending.current = null;
+        if (!unreachable(failure)) setQueued((all) => all.filter((q) => q.key !== first.key));
+      },
+    );
+  }, [online, live, first, chat, mutateAsync]);
 
   if (conversation.blocked)
     return <p className="hint">You blocked this agent. Unblock it in Settings to write to it.</p>;
   if (!conversation.isContact) return <NotAContact num={conversation.agent.num} />;
 
+  const queue = (content: string) =>
+    setQueued((all) => [...all, { key: nextKey.current++, content }]);
   const sendText = () => {
     const content = text.trim();
     if (!content || send.isPending) return;
+    setText("");
+    lastTyping.current = 0;
+    if (!online) {
+      queue(content);
+      return;
+    }
     send.mutate(
       { chat, message: { type: "text", content } },
       {
-        onSuccess: () => {
-          setText("");
-          lastTyping.current = 0;
+        onError: (failure) => {
+          if (unreachable(failure)) queue(content);
+          else setText(content);
         },
       },
     );
@@ -51,11 +96,24 @@ export function Composer({ conversation }: { conversation: PersonConversation })
   return (
     <form
       className="composer"
+      aria-describedby={queued.length > 0 ? "composer-queued" : undefined}
       onSubmit={(event) => {
         event.preventDefault();
         sendText();
       }}
     >
+      {queued.length > 0 && (
+        <ol className="queued" id="composer-queued" data-testid="composer-queued">
+          {queued.map((item) => (
+            <li key={item.key} className="bubble mine queued-message" data-testid="queued-message">
+              <span className="bubble-text">{item.content}</span>
+              <span className="bubble-meta">
+                {online ? "Sending…" : "Queued · goes out when you're back online"}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
       <label className="visually-hidden" htmlFor="composer-text">
         Message
       </label>

@@ -7,6 +7,7 @@ import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { scopesFrom } from "~/components/scope-picker";
+import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { GrantPicker } from "./grant-picker";
 
@@ -30,7 +31,7 @@ export function ConsentCardView({ agent }: { agent: string }) {
   );
   const error = shownError(add.error);
 
-  if (card.isPending) return <p className="muted">Looking up {agent}…</p>;
+  if (card.isPending) return <Skeleton lines={4} label={`agent ${agent}`} />;
   if (card.error)
     return (
       <p className="form-error" role="alert" data-testid="consent-error">

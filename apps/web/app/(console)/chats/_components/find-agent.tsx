@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { normalizeAgentNumber } from "~/components/agent-number";
 import { onFormSubmit } from "~/components/form";
 
 /** Looks an agent up by its 800 number; its consent card opens below. */
@@ -9,11 +10,13 @@ export function FindAgent({ initial = "" }: { initial?: string }) {
   return (
     <section className="card" aria-labelledby="find-heading">
       <h2 id="find-heading">Find an agent</h2>
-      <p className="muted">Agents have numbers that start with 800, like 800-123-456.</p>
+      <p className="muted">
+        Agents have numbers that start with 800, like 800-123-456 (dashes and spaces optional).
+      </p>
       <form
-        className="row align-end"
+        className="row align-end find-agent"
         onSubmit={onFormSubmit((form) => {
-          const agent = String(form.get("agent") ?? "").trim();
+          const agent = normalizeAgentNumber(String(form.get("agent") ?? ""));
           if (agent) router.push(`/chats/add?agent=${encodeURIComponent(agent)}`);
         })}
       >
@@ -21,7 +24,8 @@ export function FindAgent({ initial = "" }: { initial?: string }) {
           Agent number
           <input
             name="agent"
-            className="narrow mono"
+            className="mono"
+            inputMode="numeric"
             placeholder="800-123-456"
             defaultValue={initial}
             key={initial}

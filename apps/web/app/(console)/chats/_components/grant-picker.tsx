@@ -1,7 +1,7 @@
 import { type AgentScope, inConsentOrder } from "@switchboard/contract";
 
 /** What each scope lets an agent do, as a person reads it on a consent card. */
-const meaning: Record<AgentScope, string> = {
+export const scopeMeaning: Record<AgentScope, string> = {
   "messages:read": "Read the messages you send it",
   "messages:write": "Write to you, react and propose actions for your approval",
   "emails:read": "Read what you email it",
@@ -43,7 +43,7 @@ export function GrantPicker({
             data-testid={`grant-${scope}`}
           />
           <span>
-            {meaning[scope]} <span className="mono hint">{scope}</span>
+            {scopeMeaning[scope]} <span className="mono hint">{scope}</span>
           </span>
         </label>
       ))}

@@ -2,6 +2,7 @@
 
 import type { PersonChatMessage } from "@switchboard/contract";
 import { formatTime } from "~/components/format";
+import { LinkifiedText } from "~/components/linkified-text";
 
 /** Where the console can load a message's media: stored objects through the session route. */
 function mediaSrc(message: PersonChatMessage, data: string | undefined): string | undefined {
@@ -82,7 +83,11 @@ export function MessageBubble({
 }
 
 function MessageBody({ message }: { message: PersonChatMessage }) {
-  const caption = message.content ? <span className="bubble-text">{message.content}</span> : null;
+  const caption = message.content ? (
+    <span className="bubble-text">
+      <LinkifiedText text={message.content} />
+    </span>
+  ) : null;
   switch (message.type) {
     case "voice":
       return (

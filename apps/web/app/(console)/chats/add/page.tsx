@@ -1,15 +1,22 @@
 "use client";
 
+import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { Suspense } from "react";
+import { normalizeAgentNumber } from "~/components/agent-number";
+import { Icon } from "~/components/icon";
 import { ConsentCardView } from "../_components/consent-card";
 import { FindAgent } from "../_components/find-agent";
 
 function AddAgent() {
-  const agent = useSearchParams().get("agent")?.trim() ?? "";
+  const agent = normalizeAgentNumber(useSearchParams().get("agent") ?? "");
   return (
     <>
       <title>Add an agent · Switchboard</title>
+      <Link href="/chats" className="back-link" data-testid="chat-back">
+        <Icon name="back" />
+        <span>Chats</span>
+      </Link>
       <div className="page-head">
         <div>
           <h1>Add an agent</h1>

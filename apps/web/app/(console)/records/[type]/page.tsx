@@ -14,6 +14,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
+import { Skeleton } from "~/components/skeleton";
 import { SkillForm } from "~/components/skill-form";
 import { useTRPC } from "~/trpc/client";
 
@@ -72,7 +73,7 @@ function RecordList({ type, title }: { type: RecordType; title: string }) {
   return (
     <section className="card" aria-labelledby="records-heading">
       <h2 id="records-heading">{title}</h2>
-      {records.isPending && <p className="muted">Loading…</p>}
+      {records.isPending && <Skeleton label={title.toLowerCase()} />}
       {records.error && <p className="form-error">{records.error.message}</p>}
       {records.data?.length === 0 && (
         <p className="empty" data-testid="records-empty">

@@ -3,15 +3,13 @@
 import { devScopes } from "@switchboard/contract";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useSyncExternalStore } from "react";
+import { CodeBlock } from "~/components/code-block";
+import { CredentialTable } from "~/components/credential-table";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
-import { formatTime } from "~/components/format";
 import { SecretOnce } from "~/components/secret-once";
 import { useTRPC } from "~/trpc/client";
-import type { RouterOutputs } from "~/trpc/router";
-
-type KeyInfo = RouterOutputs["developerKeys"]["list"][number];
 
 const noSubscription = () => () => {};
 
@@ -22,13 +20,6 @@ function useOrigin(): string {
     () => window.location.origin,
     () => "",
   );
-}
-
-function KeyState({ info }: { info: KeyInfo }) {
-  if (info.revokedAt) return <span className="badge off">revoked</span>;
-  if (info.expiresAt && new Date(info.expiresAt) <= new Date())
-    return <span className="badge off">expired</span>;
-  return <span className="badge ok">active</span>;
 }
 
 /** Create (shown once), list and revoke Developer API keys, with a ready-to-run example. */
@@ -84,66 +75,24 @@ export function DeveloperKeysCard() {
       {create.data && (
         <SecretOnce label="Your new developer key" value={create.data.key} testId="devkey-value" />
       )}
-      {keys.data?.length === 0 && <p className="empty">No keys yet.</p>}
-      {keys.data && keys.data.length > 0 && (
-        <table data-testid="devkey-list">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Expires</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {keys.data.map((info) => (
-              <tr key={info.id} data-testid="devkey-row">
-                <td className="mono">{info.hint}</td>
-                <td className="mono">{info.scopes.join(", ") || "none"}</td>
-                <td>{formatTime(info.createdAt)}</td>
-                <td>{info.expiresAt ? formatTime(info.expiresAt) : "never"}</td>
-                <td>
-                  <KeyState info={info} />
-                </td>
-                <td className="actions">
-                  {!info.revokedAt && (
-                    <button
-                      type="button"
-                      className="danger small"
-                      disabled={revoke.isPending}
-                      aria-label={`Revoke key ${info.hint}`}
-                      data-testid="devkey-revoke"
-                      onClick={() => {
-                        if (
-                          window.confirm(
-                            `Revoke key ${info.hint}? Scripts using it stop working at once.`,
-                          )
-                        )
-                          revoke.mutate({ keyId: info.id });
-                      }}
-                    >
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <CredentialTable
+        items={keys.data}
+        noun="key"
+        testId="devkey"
+        revokeWarning="Scripts using it stop working at once."
+        revoking={revoke.isPending}
+        onRevoke={(info) => revoke.mutate({ keyId: info.id })}
+        extra={{ header: "Scopes", cell: (info) => info.scopes.join(", ") || "none" }}
+      />
       <div>
         <h3>Post to your self chat</h3>
-        <pre
+        <CodeBlock
           className="example"
-          data-testid="curl-example"
+          testId="curl-example"
         >{`curl -X POST ${origin}/api/v1/me/messages \\
   -H "Authorization: Bearer dev:<your key>" \\
   -H "Content-Type: application/json" \\
-  -d '{"content":"deploy finished"}'`}</pre>
+  -d '{"content":"deploy finished"}'`}</CodeBlock>
       </div>
     </section>
   );

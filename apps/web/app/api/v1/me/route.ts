@@ -1,7 +1,7 @@
+import { ops } from "@switchboard/contract";
 import { getDevMe } from "@switchboard/core";
-import { devRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { devRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: devRoute({}, async ({ principal, deps }) => ok(await getDevMe(deps, principal))),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  devRoute(ops.getDevMe, ({ principal, deps }) => getDevMe(deps, principal)),
+);

@@ -1,13 +1,12 @@
-import { AgentListActionsQuery, AgentProposeActionRequest } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { listAgentActions, proposeAction } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { created, ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: agentRoute({ body: AgentProposeActionRequest }, async ({ principal, deps, body }) =>
-    created(await proposeAction(deps, principal, body)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.proposeAction, ({ principal, deps, body }) =>
+    proposeAction(deps, principal, body),
   ),
-  GET: agentRoute({ query: AgentListActionsQuery }, async ({ principal, deps, query }) =>
-    ok({ actions: await listAgentActions(deps, principal.agentId, query) }),
-  ),
-});
+  agentRoute(ops.listActions, async ({ principal, deps, query }) => ({
+    actions: await listAgentActions(deps, principal.agentId, query),
+  })),
+);

@@ -1,9 +1,9 @@
+import { ops } from "@switchboard/contract";
 import { listAgentConversations } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps }) =>
-    ok({ conversations: await listAgentConversations(deps, principal.agentId) }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.listConversations, async ({ principal, deps }) => ({
+    conversations: await listAgentConversations(deps, principal.agentId),
+  })),
+);

@@ -1,11 +1,11 @@
-import { AgentUpdateMeRequest } from "@switchboard/contract";
-import { getAgentMe, updateAgentMe } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { ops } from "@switchboard/contract";
+import { updateAgentMe } from "@switchboard/core";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps }) => ok(await getAgentMe(deps, principal.agentId))),
-  PATCH: agentRoute({ body: AgentUpdateMeRequest }, async ({ principal, deps, body }) =>
-    ok(await updateAgentMe(deps, principal.agentId, body)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  // The profile came with the token's own lookup: one statement for the whole call.
+  agentRoute(ops.getMe, async ({ principal }) => principal.me),
+  agentRoute(ops.updateMe, ({ principal, deps, body }) =>
+    updateAgentMe(deps, principal.agentId, body),
   ),
-});
+);

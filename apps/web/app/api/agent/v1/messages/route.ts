@@ -1,10 +1,9 @@
-import { AgentSendMessageRequest } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { sendAgentMessage } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { created } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: agentRoute({ body: AgentSendMessageRequest }, async ({ principal, deps, body }) =>
-    created(await sendAgentMessage(deps, principal, body)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.sendMessage, ({ principal, deps, body }) =>
+    sendAgentMessage(deps, principal, body),
   ),
-});
+);

@@ -1,10 +1,9 @@
-import { AgentUpdatesQuery } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { pollEvents } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({ query: AgentUpdatesQuery }, async ({ principal, deps, query, request }) =>
-    ok(await pollEvents(deps, principal.agentId, query, request.signal)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.pollUpdates, ({ principal, deps, query, request }) =>
+    pollEvents(deps, principal.agentId, query, request.signal),
   ),
-});
+);

@@ -1,16 +1,13 @@
-import { PutWebhookRequest } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { deleteWebhook, getWebhook, putWebhook } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps }) =>
-    ok({ webhook: await getWebhook(deps, principal.agentId) }),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.getWebhook, async ({ principal, deps }) => ({
+    webhook: await getWebhook(deps, principal.agentId),
+  })),
+  agentRoute(ops.putWebhook, ({ principal, deps, body }) =>
+    putWebhook(deps, principal.agentId, body.url),
   ),
-  PUT: agentRoute({ body: PutWebhookRequest }, async ({ principal, deps, body }) =>
-    ok(await putWebhook(deps, principal.agentId, body.url)),
-  ),
-  DELETE: agentRoute({}, async ({ principal, deps }) =>
-    ok(await deleteWebhook(deps, principal.agentId)),
-  ),
-});
+  agentRoute(ops.deleteWebhook, ({ principal, deps }) => deleteWebhook(deps, principal.agentId)),
+);

@@ -1,12 +1,14 @@
 import { getPersonMessageMedia } from "@switchboard/core";
 import { getSessionUser } from "~/auth/session";
-import { bytesResponse } from "~/server/byte-range";
 import { getDeps } from "~/server/deps";
 import { errorResponse, toErrorResponse } from "~/server/responses";
+import { storedObjectResponse } from "~/server/stored-object";
 
 /**
  * The stored media of a message in the signed-in person's chat, for the console's players and
- * images (with Range, so a voice note can be sought). Errors use the API envelope.
+ * images (with Range, so a voice note can be sought). Documents download; see
+ * `storedObjectResponse` for why nothing here can run in the console's origin. Errors use the
+ * API envelope.
  */
 export async function GET(
   request: Request,
@@ -16,7 +18,7 @@ export async function GET(
   if (!user) return errorResponse("unauthorized", "Sign in to the console first");
   try {
     const media = await getPersonMessageMedia(getDeps(), user.id, (await params).messageId);
-    return bytesResponse(request, media.bytes, media.mimeType);
+    return storedObjectResponse(request, media);
   } catch (error) {
     return toErrorResponse(error, crypto.randomUUID());
   }

@@ -1,10 +1,9 @@
-import { DevPostSelfMessageRequest } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { postSelfMessage } from "@switchboard/core";
-import { devRoute, methods } from "~/server/api-route";
-import { created } from "~/server/responses";
+import { devRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: devRoute({ body: DevPostSelfMessageRequest }, async ({ principal, deps, body }) =>
-    created(await postSelfMessage(deps, principal, body)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  devRoute(ops.postSelfMessage, ({ principal, deps, body }) =>
+    postSelfMessage(deps, principal, body),
   ),
-});
+);

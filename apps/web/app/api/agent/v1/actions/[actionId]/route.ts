@@ -1,9 +1,9 @@
+import { ops } from "@switchboard/contract";
 import { getAgentAction } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps, params }) =>
-    ok({ action: await getAgentAction(deps, principal.agentId, params.actionId as string) }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.getAction, async ({ principal, deps, params }) => ({
+    action: await getAgentAction(deps, principal.agentId, params.actionId),
+  })),
+);

@@ -1,9 +1,9 @@
+import { ops } from "@switchboard/contract";
 import { latestSeq } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps }) =>
-    ok({ seq: await latestSeq(deps, principal.agentId) }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.getUpdatesCursor, async ({ principal, deps }) => ({
+    seq: await latestSeq(deps, principal.agentId),
+  })),
+);

@@ -1,9 +1,9 @@
+import { ops } from "@switchboard/contract";
 import { rotateWebhookSecret } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: agentRoute({}, async ({ principal, deps }) =>
-    ok(await rotateWebhookSecret(deps, principal.agentId)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.rotateWebhookSecret, ({ principal, deps }) =>
+    rotateWebhookSecret(deps, principal.agentId),
   ),
-});
+);

@@ -1,16 +1,9 @@
+import { ops } from "@switchboard/contract";
 import { listRecordsForAgent } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps, params }) =>
-    ok({
-      events: await listRecordsForAgent(
-        deps,
-        principal.agentId,
-        params.conversationId as string,
-        "event",
-      ),
-    }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.listEvents, async ({ principal, deps, params }) => ({
+    events: await listRecordsForAgent(deps, principal.agentId, params.conversationId, "event"),
+  })),
+);

@@ -1,10 +1,9 @@
-import { AgentHistoryQuery } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { listAgentMessages } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({ query: AgentHistoryQuery }, async ({ principal, deps, params, query }) =>
-    ok(await listAgentMessages(deps, principal.agentId, params.conversationId as string, query)),
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.listMessages, ({ principal, deps, params, query }) =>
+    listAgentMessages(deps, principal.agentId, params.conversationId, query),
   ),
-});
+);

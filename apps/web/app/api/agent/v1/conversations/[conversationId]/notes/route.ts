@@ -1,16 +1,9 @@
+import { ops } from "@switchboard/contract";
 import { listRecordsForAgent } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps, params }) =>
-    ok({
-      notes: await listRecordsForAgent(
-        deps,
-        principal.agentId,
-        params.conversationId as string,
-        "note",
-      ),
-    }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.listNotes, async ({ principal, deps, params }) => ({
+    notes: await listRecordsForAgent(deps, principal.agentId, params.conversationId, "note"),
+  })),
+);

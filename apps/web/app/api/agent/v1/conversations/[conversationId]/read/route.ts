@@ -1,16 +1,10 @@
-import { AgentReadRequest } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { markConversationRead } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: agentRoute({ body: AgentReadRequest }, async ({ principal, deps, params, body }) => {
-    await markConversationRead(
-      deps,
-      principal.agentId,
-      params.conversationId as string,
-      body.messageId,
-    );
-    return ok({ ok: true });
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.markRead, async ({ principal, deps, params, body }) => {
+    await markConversationRead(deps, principal.agentId, params.conversationId, body.messageId);
+    return { ok: true } as const;
   }),
-});
+);

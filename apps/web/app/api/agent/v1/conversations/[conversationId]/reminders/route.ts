@@ -1,16 +1,14 @@
+import { ops } from "@switchboard/contract";
 import { listRecordsForAgent } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  GET: agentRoute({}, async ({ principal, deps, params }) =>
-    ok({
-      reminders: await listRecordsForAgent(
-        deps,
-        principal.agentId,
-        params.conversationId as string,
-        "reminder",
-      ),
-    }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.listReminders, async ({ principal, deps, params }) => ({
+    reminders: await listRecordsForAgent(
+      deps,
+      principal.agentId,
+      params.conversationId,
+      "reminder",
+    ),
+  })),
+);

@@ -1,12 +1,9 @@
-import { AgentReactionRequest } from "@switchboard/contract";
+import { ops } from "@switchboard/contract";
 import { addReaction } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { created } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  POST: agentRoute({ body: AgentReactionRequest }, async ({ principal, deps, params, body }) =>
-    created({
-      reaction: await addReaction(deps, principal.agentId, params.messageId as string, body.emoji),
-    }),
-  ),
-});
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.addReaction, async ({ principal, deps, params, body }) => ({
+    reaction: await addReaction(deps, principal.agentId, params.messageId, body.emoji),
+  })),
+);

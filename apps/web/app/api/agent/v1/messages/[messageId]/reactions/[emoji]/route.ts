@@ -1,10 +1,10 @@
+import { ops } from "@switchboard/contract";
 import { removeReaction } from "@switchboard/core";
-import { agentRoute, methods } from "~/server/api-route";
-import { ok } from "~/server/responses";
+import { agentRoute, routes } from "~/server/api-route";
 
-export const { GET, POST, PUT, PATCH, DELETE } = methods({
-  DELETE: agentRoute({}, async ({ principal, deps, params }) => {
-    await removeReaction(deps, principal.agentId, params.messageId ?? "", params.emoji ?? "");
-    return ok({ ok: true });
+export const { GET, POST, PUT, PATCH, DELETE } = routes(
+  agentRoute(ops.removeReaction, async ({ principal, deps, params }) => {
+    await removeReaction(deps, principal.agentId, params.messageId, params.emoji);
+    return { ok: true } as const;
   }),
-});
+);

@@ -1,0 +1,116 @@
+"use client";
+
+import type { FeedPost } from "@switchboard/contract";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { formatTime } from "~/components/format";
+import { useTRPC } from "~/trpc/client";
+import { PostComments } from "./post-comments";
+
+/** One post: the agent, its cards, the caption, and the person's like, comment and repost. */
+export function FeedPostCard({ post }: { post: FeedPost }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const refresh = { onSettled: () => queryClient.invalidateQueries(trpc.feed.pathFilter()) };
+  const like = useMutation(trpc.feed.like.mutationOptions(refresh));
+  const repost = useMutation(trpc.feed.repost.mutationOptions(refresh));
+  const error = shownError(like.error ?? repost.error);
+  const author = post.author.displayName ?? post.author.num;
+  const many = post.texts.length > 1;
+  return (
+    <li className="card post" data-testid="feed-post" data-post-id={post.id}>
+      <header className="post-head">
+        <span className="avatar agent" aria-hidden="true">
+          {author.trim().charAt(0).toUpperCase() || "?"}
+        </span>
+        <div className="post-who">
+          <strong data-testid="post-author">{author}</strong>
+          <span className="hint">
+            <span className="mono">{post.author.num}</span> ·{" "}
+            <time dateTime={post.createdAt}>{formatTime(post.createdAt)}</time>
+          </span>
+        </div>
+      </header>
+      <ol className={`post-texts ${many ? "thread" : ""}`}>
+        {post.texts.map((text, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: a post's cards never change order
+          <li key={i} className="post-text" data-testid="post-text">
+            {many && (
+              <span className="post-index hint">
+                {i + 1}/{post.texts.length}
+              </span>
+            )}
+            {text}
+          </li>
+        ))}
+      </ol>
+      {post.caption && (
+        <p className="post-caption muted" data-testid="post-caption">
+          {post.caption}
+        </p>
+      )}
+      <div className="post-actions">
+        <PostAction
+          name="like"
+          on={post.likedByMe}
+          count={post.likeCount}
+          disabled={like.isPending}
+          onClick={() => like.mutate({ postId: post.id, on: !post.likedByMe })}
+        >
+          <span aria-hidden="true">{post.likedByMe ? "♥" : "♡"}</span> Like
+        </PostAction>
+        <PostAction
+          name="comment"
+          expanded={commentsOpen}
+          count={post.commentCount}
+          onClick={() => setCommentsOpen((open) => !open)}
+        >
+          Comments
+        </PostAction>
+        <PostAction
+          name="repost"
+          on={post.repostedByMe}
+          count={post.repostCount}
+          disabled={repost.isPending}
+          onClick={() => repost.mutate({ postId: post.id, on: !post.repostedByMe })}
+        >
+          <span aria-hidden="true">↻</span> {post.repostedByMe ? "Reposted" : "Repost"}
+        </PostAction>
+      </div>
+      <FormError message={error?.message} />
+      {commentsOpen && <PostComments postId={post.id} agentName={author} />}
+    </li>
+  );
+}
+
+/** A response button under a post: a toggle (`on`) or a disclosure (`expanded`), with its count. */
+function PostAction(props: {
+  name: "like" | "comment" | "repost";
+  on?: boolean;
+  expanded?: boolean;
+  count: number;
+  disabled?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  const active = props.on ?? props.expanded ?? false;
+  return (
+    <button
+      type="button"
+      className={`secondary small post-action ${active ? "on" : ""}`}
+      aria-pressed={props.on}
+      aria-expanded={props.expanded}
+      disabled={props.disabled}
+      onClick={props.onClick}
+      data-testid={props.name === "comment" ? "post-comments-toggle" : `post-${props.name}`}
+    >
+      {props.children}{" "}
+      <span className="count" data-testid={`post-${props.name}-count`}>
+        {props.count}
+      </span>
+    </button>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useParams } from "next/navigation";
+import { formatTime } from "~/components/format";
+import { useTRPC } from "~/trpc/client";
+import { namesOf } from "./names";
+
+/** The person's threads, newest activity first (kept live by the console); the open one is marked. */
+export function ThreadList() {
+  const trpc = useTRPC();
+  const threads = useQuery(trpc.inbox.list.queryOptions());
+  const open = useParams<{ threadId?: string }>().threadId;
+  return (
+    <aside className="split-list" aria-labelledby="inbox-list-heading">
+      <div className="split-list-head">
+        <h2 id="inbox-list-heading">Inbox</h2>
+        <Link href="/inbox/new" className="inbox-compose" data-testid="inbox-compose">
+          New email
+        </Link>
+      </div>
+      {threads.error && <p className="form-error">{threads.error.message}</p>}
+      {threads.data?.length === 0 && (
+        <p className="hint split-list-empty" data-testid="inbox-empty">
+          No email yet.
+        </p>
+      )}
+      <ul data-testid="inbox-threads">
+        {threads.data?.map((thread) => (
+          <li key={thread.id}>
+            <Link
+              href={`/inbox/${thread.id}`}
+              className={`inbox-row${thread.unreadCount > 0 ? " unread" : ""}`}
+              aria-current={thread.id === open ? "page" : undefined}
+              data-testid="inbox-thread"
+              data-thread-id={thread.id}
+            >
+              <span className="inbox-row-top">
+                <span className="inbox-row-names">{namesOf(thread.participants)}</span>
+                {thread.unreadCount > 0 && (
+                  <span className="badge" data-testid="inbox-unread" title="Unread emails">
+                    {thread.unreadCount}
+                  </span>
+                )}
+              </span>
+              <span className="inbox-row-subject" data-testid="inbox-thread-subject">
+                {thread.isGroup && <span className="badge off">group</span>} {thread.subject}
+              </span>
+              <span className="inbox-row-preview">
+                <time dateTime={thread.lastMessageAt}>{formatTime(thread.lastMessageAt)}</time>
+                {thread.lastMessage ? ` · ${thread.lastMessage.content}` : ""}
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

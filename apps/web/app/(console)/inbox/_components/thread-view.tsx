@@ -1,0 +1,139 @@
+"use client";
+
+import type { EmailMessage, PersonEmailThread } from "@switchboard/contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { formatTime } from "~/components/format";
+import { useTRPC } from "~/trpc/client";
+import { nameOf, namesOf } from "./names";
+
+/**
+ * One thread, kept live by the console: every email oldest first with the newest in view, and a
+ * reply box. Opening it (and each new email while it is open) marks it read.
+ */
+export function ThreadView({ threadId }: { threadId: string }) {
+  const trpc = useTRPC();
+  const page = useQuery(trpc.inbox.thread.queryOptions({ threadId }));
+  const markRead = useMutation(trpc.inbox.markRead.mutationOptions());
+  const unread = (page.data?.thread.unreadCount ?? 0) > 0;
+  const { mutate: mark } = markRead;
+  useEffect(() => {
+    if (unread) mark({ threadId });
+  }, [unread, mark, threadId]);
+
+  if (page.isPending) return <p className="muted">Loading the thread…</p>;
+  if (page.error)
+    return (
+      <p className="form-error" role="alert">
+        {page.error.data?.code === "not_found" ? "There is no such thread." : page.error.message}
+      </p>
+    );
+  const { thread, messages } = page.data;
+  return (
+    <section className="card inbox-thread" aria-labelledby="thread-heading">
+      <title>{`${thread.subject} · Inbox · Switchboard`}</title>
+      <Link href="/inbox" className="inbox-back">
+        ← Inbox
+      </Link>
+      <header className="inbox-thread-head">
+        <h1 id="thread-heading" data-testid="thread-subject">
+          {thread.subject}
+        </h1>
+        <p className="muted" data-testid="thread-participants">
+          {thread.isGroup ? "Group with " : "With "}
+          {thread.participants.map((user, i) => (
+            <span key={user.id}>
+              {i > 0 && ", "}
+              {nameOf(user)} <span className="mono">{user.num}</span>
+              {user.userType === "agent" && <span className="badge off">agent</span>}
+            </span>
+          ))}
+        </p>
+      </header>
+      <EmailList thread={thread} messages={messages} />
+      <ReplyBox thread={thread} />
+    </section>
+  );
+}
+
+function EmailList({ thread, messages }: { thread: PersonEmailThread; messages: EmailMessage[] }) {
+  const list = useRef<HTMLOListElement>(null);
+  const newestId = messages.at(-1)?.id;
+  useEffect(() => {
+    if (newestId) list.current?.scrollTo({ top: list.current.scrollHeight });
+  }, [newestId]);
+  const sender = (id: string) => thread.participants.find((user) => user.id === id);
+  return (
+    <ol className="inbox-emails" ref={list} data-testid="thread-emails" aria-live="polite">
+      {messages.map((email) => {
+        const from = sender(email.senderId);
+        return (
+          <li
+            key={email.id}
+            className={`inbox-email${from ? "" : " mine"}`}
+            data-testid="email-message"
+            data-message-id={email.id}
+            data-sender={from ? from.userType : "me"}
+          >
+            <div className="inbox-email-head">
+              <strong>{from ? nameOf(from) : "You"}</strong>
+              <span className="mono muted">{email.senderNum}</span>
+              <time dateTime={email.createdAt}>{formatTime(email.createdAt)}</time>
+            </div>
+            <p className="inbox-email-text">{email.content}</p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function ReplyBox({ thread }: { thread: PersonEmailThread }) {
+  const trpc = useTRPC();
+  const [text, setText] = useState("");
+  const send = useMutation(trpc.inbox.send.mutationOptions());
+  const error = shownError(send.error);
+  const reply = () => {
+    const content = text.trim();
+    if (!content || send.isPending) return;
+    send.mutate({ threadId: thread.id, content }, { onSuccess: () => setText("") });
+  };
+  return (
+    <form
+      className="inbox-reply"
+      onSubmit={(event) => {
+        event.preventDefault();
+        reply();
+      }}
+    >
+      <label className="visually-hidden" htmlFor="reply-text">
+        Reply to {namesOf(thread.participants)}
+      </label>
+      <textarea
+        id="reply-text"
+        rows={4}
+        maxLength={10_000}
+        placeholder={`Reply to ${namesOf(thread.participants)}`}
+        value={text}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) {
+            event.preventDefault();
+            reply();
+          }
+        }}
+        data-testid="reply-text"
+      />
+      <div className="inbox-reply-actions">
+        <span className="hint">Ctrl+Enter sends</span>
+        <button type="submit" disabled={send.isPending || !text.trim()} data-testid="reply-send">
+          {send.isPending ? "Sending…" : "Reply"}
+        </button>
+      </div>
+      <FormError message={error?.message} testId="reply-error" />
+    </form>
+  );
+}

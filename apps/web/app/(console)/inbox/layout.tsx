@@ -1,0 +1,8 @@
+import type { ReactNode } from "react";
+import { InboxShell } from "./_components/inbox-shell";
+import "./inbox.css";
+
+/** Inbox: the person's email threads beside the one open (or the compose form). */
+export default function InboxLayout({ children }: { children: ReactNode }) {
+  return <InboxShell>{children}</InboxShell>;
+}

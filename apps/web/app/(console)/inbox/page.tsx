@@ -1,0 +1,24 @@
+import Link from "next/link";
+
+export default function InboxPage() {
+  return (
+    <>
+      <title>Inbox · Switchboard</title>
+      <div className="page-head">
+        <div>
+          <h1>Inbox</h1>
+          <p className="muted">
+            Email with agents and people, in threads with a subject. Write to one recipient for a
+            1:1 thread, or to several for a group. An agent reads what you email it only while you
+            grant it emails:read.
+          </p>
+        </div>
+      </div>
+      <p>
+        <Link href="/inbox/new" className="strong-link" data-testid="inbox-compose-intro">
+          Write an email
+        </Link>
+      </p>
+    </>
+  );
+}

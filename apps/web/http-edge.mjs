@@ -1,0 +1,103 @@
+// The web process's HTTP edge, loaded before Next (`node --import ./http-edge.mjs next start`).
+// Two kinds of request never reach a route handler, so no route can answer them in the spec's
+// envelope, and Node or Next would answer them bare (an empty 400, a 431, a text 500):
+// - bytes that are not a readable HTTP request (a broken request line, headers over the limit);
+// - methods Next does not route (TRACE, PROPFIND, …), which Next answers with a 500.
+// This wraps every HTTP server the process creates so both get an envelope answer. (Paths and
+// queries that are not valid UTF-8 are the web app's own guard's: src/server/raw-requests.ts.) Plain
+// JavaScript, since Next's server runs without a TypeScript loader; the codes are checked against
+// the contract's registry by http-edge.test.ts.
+import http from "node:http";
+
+/** The methods Next routes (route handlers, pages); everything else is answered here. */
+const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
+
+export const edgeErrors = {
+  method: { status: 405, code: "method_not_allowed" },
+  headers: { status: 431, code: "headers_too_large" },
+  malformed: { status: 400, code: "malformed_request" },
+};
+
+const reasons = {
+  400: "Bad Request",
+  405: "Method Not Allowed",
+  431: "Request Header Fields Too Large",
+};
+
+function envelope({ status, code }, message) {
+  return {
+    status,
+    body: JSON.stringify({ error: { code, message } }),
+  };
+}
+
+const fixedHeaders = {
+  "Content-Type": "application/json",
+  "Cache-Control": "no-store",
+  "X-Content-Type-Options": "nosniff",
+  "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'; sandbox",
+};
+
+function refuse(request, response, kind, message, headers = {}) {
+  const { status, body } = envelope(kind, message);
+  response.writeHead(status, {
+    ...fixedHeaders,
+    ...headers,
+    "Content-Length": Buffer.byteLength(body),
+  });
+  response.end(body);
+  request.resume(); // read and drop any body
+}
+
+/** Answers here what no route could; false lets the request through to Next. */
+function answeredAtEdge(request, response) {
+  if (!ROUTED.has(request.method)) {
+    refuse(
+      request,
+      response,
+      edgeErrors.method,
+      `${request.method} is not a method this service answers`,
+      {
+        Allow: [...ROUTED].join(", "),
+      },
+    );
+    return true;
+  }
+  return false;
+}
+
+function answerClientError(error, socket) {
+  // A connection that is already gone, or a reset: nothing to answer.
+  if (!socket.writable || error.code === "ECONNRESET") return socket.destroy();
+  const kind = error.code === "HPE_HEADER_OVERFLOW" ? edgeErrors.headers : edgeErrors.malformed;
+  const message =
+    kind === edgeErrors.headers
+      ? "The request's headers are too large"
+      : "The request could not be read as HTTP";
+  const { status, body } = envelope(kind, message);
+  const head = Object.entries({
+    ...fixedHeaders,
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
+  })
+    .map(([name, value]) => `${name}: ${value}`)
+    .join("\r\n");
+  socket.end(`HTTP/1.1 ${status} ${reasons[status]}\r\n${head}\r\n\r\n${body}`);
+}
+
+/** Installs the edge on a server: unroutable and unreadable requests get the envelope. */
+export function guardServer(server) {
+  server.emit = function guardedEmit(event, ...args) {
+    if (event === "request" && answeredAtEdge(args[0], args[1])) return true;
+    // Looked up on each call, not captured: the web app's own guard (src/server/raw-requests.ts)
+    // wraps the prototype's emit later, when Next loads instrumentation.
+    return Object.getPrototypeOf(this).emit.call(this, event, ...args);
+  };
+  server.on("clientError", answerClientError);
+  return server;
+}
+
+const createServer = http.createServer;
+http.createServer = function guardedCreateServer(...args) {
+  return guardServer(createServer.apply(this, args));
+};

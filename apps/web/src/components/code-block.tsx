@@ -1,0 +1,22 @@
+import type { ReactNode } from "react";
+
+/**
+ * Preformatted text in a box that scrolls when long. It takes keyboard focus, so someone without
+ * a mouse can scroll it too (a heading or caption beside it says what it is).
+ */
+export function CodeBlock({
+  className = "code-block",
+  testId,
+  children,
+}: {
+  className?: string;
+  testId?: string;
+  children: ReactNode;
+}) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
+    <pre className={className} tabIndex={0} data-testid={testId}>
+      {children}
+    </pre>
+  );
+}

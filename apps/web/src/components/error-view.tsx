@@ -1,0 +1,25 @@
+"use client";
+
+import { StatusPage } from "./status-page";
+
+/** What a page that crashed shows: it was us, try again, or go elsewhere. */
+export function ErrorView({ reset, digest }: { reset: () => void; digest?: string }) {
+  return (
+    <StatusPage
+      code="Error"
+      title="Something went wrong on our side"
+      testId="error-page"
+      actions={
+        <button type="button" onClick={reset} data-testid="error-retry">
+          Try again
+        </button>
+      }
+    >
+      <p>
+        This page could not be shown. Try again; if it keeps happening, go back to your chats and
+        start from there.
+      </p>
+      {digest && <p className="hint">Reference: {digest}</p>}
+    </StatusPage>
+  );
+}

@@ -1,0 +1,33 @@
+"use client";
+
+import { usePathname } from "next/navigation";
+import type { ReactNode } from "react";
+
+/**
+ * A list beside what is open in it (chats, the inbox). On a phone they are separate screens: at
+ * `root` the list shows (with the root page under it when `rootPageOnPhone`), and anything opened
+ * from it fills the screen with its own way back.
+ */
+export function SplitView({
+  root,
+  list,
+  children,
+  rootPageOnPhone = false,
+}: {
+  root: string;
+  list: ReactNode;
+  children: ReactNode;
+  rootPageOnPhone?: boolean;
+}) {
+  const atList = usePathname() === root;
+  return (
+    <div
+      className="split"
+      data-at={atList ? "list" : "detail"}
+      data-root-page-on-phone={rootPageOnPhone}
+    >
+      {list}
+      <div className="split-main">{children}</div>
+    </div>
+  );
+}

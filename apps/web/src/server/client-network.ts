@@ -1,0 +1,46 @@
+import { isIP } from "node:net";
+
+/**
+ * The header carrying the address the web app's socket was connected from. `instrumentation.ts`
+ * sets it on every request before Next sees it, replacing anything a client sent; Next itself
+ * only fills `X-Forwarded-For` when it is absent, so a client could name any address there.
+ */
+export const PEER_HEADER = "x-switchboard-peer";
+
+/**
+ * The client's network, for limits per source (decision 0023-websec-client-network): with no
+ * trusted proxy the socket's peer; behind `hops` proxies that each append the address they got
+ * the request from, the address that many hops back in `X-Forwarded-For`. IPv4 addresses count
+ * alone, IPv6 ones by their /64 (one subscriber's whole block). Null when unknown.
+ */
+export function clientNetwork(headers: Headers, hops: number): string | null {
+  const peer = headers.get(PEER_HEADER)?.trim();
+  if (!peer) return null;
+  const forwarded = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, peer];
+  const client = chain[Math.max(0, chain.length - 1 - hops)];
+  return client ? networkOf(client) : null;
+}
+
+export function networkOf(address: string): string | null {
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(bare)?.[1];
+  if (mapped) return networkOf(mapped);
+  const kind = isIP(bare);
+  if (kind === 4) return bare;
+  if (kind !== 6) return null;
+  const [head = "", tail] = bare.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  const groups =
+    tail === undefined
+      ? left
+      : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}

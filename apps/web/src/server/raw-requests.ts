@@ -1,0 +1,44 @@
+import { type IncomingMessage, Server, type ServerResponse } from "node:http";
+import type { ApiError } from "@switchboard/contract";
+import { PEER_HEADER } from "./client-network";
+import { API_POLICY } from "./security-headers";
+import { escapeIssues } from "./storable-input";
+
+let installed = false;
+
+/**
+ * What only the raw request still shows, handled before Next sees it (route handlers get a
+ * `Request`, never the socket or the request line as sent):
+ * - the socket's peer address goes into `PEER_HEADER`, replacing any such header a client sent;
+ * - a request line whose percent-escapes are not UTF-8 is answered 400 `validation_error` here.
+ *   Next would answer 500 for such a path, and quietly turn such a query value into U+FFFD.
+ */
+export function guardRawRequests(): void {
+  if (installed) return;
+  installed = true;
+  const emit = Server.prototype.emit;
+  Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
+    if (event === "request" || event === "upgrade") {
+      const request = args[0] as IncomingMessage;
+      request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
+      const issues = escapeIssues(request.url ?? "/");
+      if (event === "request" && issues.length > 0) {
+        refuse(args[1] as ServerResponse, {
+          error: { code: "validation_error", message: "The URL is not valid UTF-8", issues },
+        });
+        return true;
+      }
+    }
+    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+  } as Server["emit"];
+}
+
+function refuse(response: ServerResponse, body: ApiError): void {
+  response.writeHead(400, {
+    "Content-Type": "application/json",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": API_POLICY,
+  });
+  response.end(JSON.stringify(body));
+}
