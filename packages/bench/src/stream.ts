@@ -1,8 +1,7 @@
-import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
+import { eventExamples } from "@switchboard/contract";
 import {
   addContact,
-  appendEvents,
   createAgent,
   createDeps,
   createUser,
@@ -10,13 +9,14 @@ import {
   mintAgentToken,
   readOpenReplies,
 } from "@switchboard/core";
+import { appendEvents } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
-import { attachStream, createWorkerServer, STREAM_PATH } from "@switchboard/worker";
 import { WebSocket } from "ws";
+import { STREAM_PATH, startWorkerProcess } from "./worker-process";
 
 /**
- * `npm run bench`, stream part: one worker stream server in this process (loopback), a person's
- * view as a web process sees it (its own connections and LISTEN), on a real Postgres.
+ * `npm run bench`, stream part: a worker process (loopback), and in this process a person's view
+ * as a web process sees it (its own connections and LISTEN), on a real Postgres.
  *  - reply.delta sent → the person's view reads the new text (NOTIFY + re-read), p50/p99;
  *  - event committed → `event` frame received by the agent, p50/p99;
  *  - frames per second one worker answers (ping re-authorizes: one query each), and deltas
@@ -28,33 +28,30 @@ const BURST = 2000;
 
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
-const config = loadConfig({
+const settings = {
   DATABASE_URL: database.url,
   STREAM_FRAMES_PER_MIN: "1000000",
   STREAM_DELTAS_PER_SEC: "100000",
   STREAM_MAX_REPLY_CHARS: "10000000",
   LIMIT_REQUESTS_PER_MIN: "100000000",
-});
-const worker = createDeps(config, { poolSize: 4 });
-const web = createDeps(config, { poolSize: 2 });
-const http = createWorkerServer(worker.deps);
-attachStream(http, worker.deps);
-await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
-const port = (http.address() as AddressInfo).port;
+};
+const web = createDeps(loadConfig(settings), { poolSize: 4 });
+const worker = await startWorkerProcess(settings);
+const port = worker.port;
 
 try {
-  const owner = await createUser(worker.deps, {});
-  const person = await createUser(worker.deps, {});
-  const agent = await createAgent(worker.deps, {
+  const owner = await createUser(web.deps, {});
+  const person = await createUser(web.deps, {});
+  const agent = await createAgent(web.deps, {
     ownerId: owner.id,
     displayName: "Bench",
     requestedScopes: ["messages:read", "messages:write"],
   });
-  const { conversationId } = await addContact(worker.deps, person.id, agent.id, [
+  const { conversationId } = await addContact(web.deps, person.id, agent.id, [
     "messages:read",
     "messages:write",
   ]);
-  const { token } = await mintAgentToken(worker.deps, agent.id);
+  const { token } = await mintAgentToken(web.deps, agent.id);
 
   const ws = new WebSocket(`ws://127.0.0.1:${port}${STREAM_PATH}?token=${token}`);
   const waiting = new Map<string, (frame: Record<string, unknown>) => void>();
@@ -108,8 +105,10 @@ try {
 
   let seq = 0;
   const eventToFrame = await sample(async () => {
-    const [event] = await worker.deps.db.transaction((tx) =>
-      appendEvents(tx, new Date(), [{ agentId: agent.id, type: "bench.event", payload: {} }]),
+    const [event] = await web.deps.db.transaction((tx) =>
+      appendEvents(tx, new Date(), [
+        { agentId: agent.id, type: "contact.added", payload: eventExamples["contact.added"] },
+      ]),
     );
     seq = event?.seq ?? seq;
     const committed = performance.now();
@@ -153,8 +152,7 @@ try {
     ),
   );
 } finally {
-  await new Promise((resolve) => http.close(resolve));
-  await worker.close();
+  await worker.stop();
   await web.close();
   await dropDatabase(server.adminUrl, database.name);
   await server.stop();

@@ -1,46 +1,43 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
-import {
-  appendEvents,
-  createAgent,
-  createDeps,
-  createUser,
-  loadConfig,
-  putWebhook,
-} from "@switchboard/core";
+import { eventExamples } from "@switchboard/contract";
+import { createAgent, createDeps, createUser, loadConfig, putWebhook } from "@switchboard/core";
+import { appendEvents } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
-import { startJobRunner } from "@switchboard/worker";
+import { startWorkerProcess } from "./worker-process";
 
 /**
- * `npm run bench`, webhook part: a job runner in this process (as the worker runs it), a local
- * receiver on loopback, a real Postgres.
+ * `npm run bench`, webhook part: a worker process (its job runner delivers), a local receiver on
+ * loopback, a real Postgres.
  *  - event committed → its delivery POST arriving at the receiver, p50/p99, one at a time;
- *  - deliveries per second for a burst of events spread over several agents (each agent's
- *    deliveries run in order in its own queue; agents run side by side).
+ *  - deliveries per second for a burst of events spread over 100 agents, committed in batches
+ *    (one event per agent per transaction), at JOB_CONCURRENCY 10 (the default) and 50; each
+ *    agent's deliveries must arrive in seq order (they run in order in its own queue), and
+ *    commit → arrival p50/p99 of the burst's events (that latency under load);
+ *  - commit → arrival p50/p99 at a steady 500 and 1,000 events/s over the 100 agents.
  */
 const SAMPLES = 200;
-const AGENTS = 10;
-const BURST = 1000;
+const AGENTS = 100;
+const BURST = 3000;
 
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
-const config = loadConfig({
-  DATABASE_URL: database.url,
-  WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
-});
+const settings = { DATABASE_URL: database.url, WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" };
+const config = loadConfig(settings);
 const { deps, close } = createDeps(config, { poolSize: 6 });
 const arrivals = new Map<string, number>();
-let onArrival: (() => void) | null = null;
+let onArrival: ((id: string) => void) | null = null;
 const receiver = createServer((req, res) => {
-  arrivals.set(req.headers["x-svc-event-id"] as string, performance.now());
+  const id = req.headers["x-svc-event-id"] as string;
+  arrivals.set(id, performance.now());
   req.resume();
   req.on("end", () => res.end());
-  onArrival?.();
+  onArrival?.(id);
 });
 await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
-const runner = await startJobRunner(deps, database.url);
+let worker = await startWorkerProcess(settings);
 
 try {
   const owner = await createUser(deps, {});
@@ -50,60 +47,131 @@ try {
     await putWebhook(deps, agent.id, url);
     agents.push(agent.id);
   }
-  const emit = async (agentId: string) => {
-    const [event] = await deps.db.transaction((tx) =>
-      appendEvents(tx, new Date(), [{ agentId, type: "bench.event", payload: {} }]),
-    );
-    return event?.id as string;
-  };
+  const event = (agentId: string) => ({
+    agentId,
+    type: "contact.added" as const,
+    payload: eventExamples["contact.added"],
+  });
+  /** Resolves when every one of `ids` has arrived (counted as they come: the burst is large). */
   const arrived = (ids: string[]) =>
     new Promise<void>((resolve) => {
-      const check = () => {
-        if (ids.every((id) => arrivals.has(id))) {
-          onArrival = null;
-          resolve();
-        }
+      const left = new Set(ids.filter((id) => !arrivals.has(id)));
+      const done = () => {
+        onArrival = null;
+        resolve();
       };
-      onArrival = check;
-      check();
+      if (left.size === 0) return done();
+      onArrival = (id) => {
+        left.delete(id);
+        if (left.size === 0) done();
+      };
     });
 
   const spans: number[] = [];
   for (let i = 0; i < SAMPLES + 20; i++) {
-    const id = await emit(agents[0] as string);
+    const [stored] = await deps.db.transaction((tx) =>
+      appendEvents(tx, new Date(), [event(agents[0] as string)]),
+    );
     const committed = performance.now();
-    await arrived([id]);
-    if (i >= 20) spans.push((arrivals.get(id) as number) - committed);
+    await arrived([stored?.id as string]);
+    if (i >= 20) spans.push((arrivals.get(stored?.id as string) as number) - committed);
   }
   spans.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round((spans[Math.floor(q * (spans.length - 1))] ?? 0) * 100) / 100;
 
-  const started = performance.now();
-  const ids = await Promise.all(
-    Array.from({ length: BURST }, (_, i) => emit(agents[i % AGENTS] as string)),
-  );
-  const allCommitted = performance.now();
-  await arrived(ids);
-  const seconds = (performance.now() - started) / 1000;
+  /** BURST events over every agent, one per agent per transaction; deliveries/s and order. */
+  const burst = async (concurrency: number) => {
+    await worker.stop();
+    worker = await startWorkerProcess({ ...settings, JOB_CONCURRENCY: String(concurrency) });
+    const started = performance.now();
+    const stored: { id: string; agentId: string; seq: number }[] = [];
+    const committedAt = new Map<string, number>();
+    for (let round = 0; round < BURST / AGENTS; round++) {
+      const batch = await deps.db.transaction((tx) =>
+        appendEvents(tx, new Date(), agents.map(event)),
+      );
+      const now = performance.now();
+      for (const e of batch) committedAt.set(e.id, now);
+      stored.push(...batch);
+    }
+    const committedSeconds = (performance.now() - started) / 1000;
+    await arrived(stored.map((e) => e.id));
+    const seconds = (performance.now() - started) / 1000;
+    const outOfOrder = agents.filter((agentId) => {
+      const seqs = stored
+        .filter((e) => e.agentId === agentId)
+        .sort((a, b) => (arrivals.get(a.id) as number) - (arrivals.get(b.id) as number))
+        .map((e) => e.seq);
+      return seqs.some((seq, i) => i > 0 && seq < (seqs[i - 1] as number));
+    }).length;
+    const lags = stored
+      .map((e) => (arrivals.get(e.id) as number) - (committedAt.get(e.id) as number))
+      .sort((a, b) => a - b);
+    const lag = (q: number) => Math.round((lags[Math.floor(q * (lags.length - 1))] ?? 0) * 10) / 10;
+    return {
+      concurrency,
+      events: BURST,
+      agents: AGENTS,
+      committedInSeconds: Math.round(committedSeconds * 100) / 100,
+      deliveriesPerSecond: Math.round(BURST / seconds),
+      agentsOutOfOrder: outOfOrder,
+      commitToDeliveryUnderLoad: { p50Ms: lag(0.5), p99Ms: lag(0.99) },
+    };
+  };
+  const bursts = [await burst(10), await burst(50)];
+
+  /**
+   * A steady load instead of a burst: every 10 ms one transaction of events for `perTick`
+   * agents in turn, for 3 s; commit → arrival p50/p99 at that rate (JOB_CONCURRENCY 10).
+   */
+  const paced = async (perSecond: number) => {
+    await worker.stop();
+    worker = await startWorkerProcess(settings);
+    const perTick = perSecond / 100;
+    const committedAt = new Map<string, number>();
+    const started = performance.now();
+    for (let tick = 0; tick < 300; tick++) {
+      const wait = started + tick * 10 - performance.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      const batch = await deps.db.transaction((tx) =>
+        appendEvents(
+          tx,
+          new Date(),
+          Array.from({ length: perTick }, (_, i) =>
+            event(agents[(tick * perTick + i) % AGENTS] as string),
+          ),
+        ),
+      );
+      const now = performance.now();
+      for (const e of batch) committedAt.set(e.id, now);
+    }
+    const offeredSeconds = (performance.now() - started) / 1000;
+    await arrived([...committedAt.keys()]);
+    const lags = [...committedAt]
+      .map(([id, at]) => (arrivals.get(id) as number) - at)
+      .sort((a, b) => a - b);
+    const lag = (q: number) => Math.round((lags[Math.floor(q * (lags.length - 1))] ?? 0) * 10) / 10;
+    return {
+      offeredPerSecond: Math.round(committedAt.size / offeredSeconds),
+      commitToDelivery: { p50Ms: lag(0.5), p99Ms: lag(0.99) },
+    };
+  };
+  const steady = [await paced(500), await paced(1000)];
 
   console.log(
     JSON.stringify(
       {
         commitToDelivery: { samples: SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) },
-        burst: {
-          events: BURST,
-          agents: AGENTS,
-          commitsPerSecond: Math.round(BURST / ((allCommitted - started) / 1000)),
-          deliveriesPerSecond: Math.round(BURST / seconds),
-        },
+        bursts,
+        steady,
       },
       null,
       2,
     ),
   );
 } finally {
-  await runner.stop();
+  await worker.stop();
   await new Promise((resolve) => receiver.close(resolve));
   await close();
   await dropDatabase(server.adminUrl, database.name);

@@ -1,0 +1,154 @@
+import { performance } from "node:perf_hooks";
+import { createDeps, loadConfig, sendPersonMessage } from "@switchboard/core";
+import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
+import autocannon from "autocannon";
+import { raisedLimits, sendingContacts, sendsInTurn, startBenchService } from "./api-fixture";
+
+/**
+ * `npm run bench`, HTTP part: the Agent API's hot calls against the service started the way
+ * `npm start` starts it (limits raised, so every answer is a real 2xx), each measured right after
+ * an in-run floor: `/api/healthz` of the same Next app, one `select 1`. Each row is req/s and
+ * p50/p99 at 1 and at 50 connections, and the ratio to the floor measured just before it, so a
+ * busy machine moves both. Loopback only. `--quick` runs each for 1 s instead of 5.
+ */
+const quick = process.argv.includes("--quick");
+const SECONDS = quick ? 1 : 5;
+const AGENTS = 25;
+const CONNECTIONS = [1, 50];
+
+const dbServer = await startTestDatabaseServer();
+const database = await createTestDatabase(dbServer);
+const { deps, close } = createDeps(loadConfig({ DATABASE_URL: database.url, ...raisedLimits }), {
+  poolSize: 4,
+});
+const service = await startBenchService(database.url);
+const base = service.webUrl.replace("localhost", "127.0.0.1");
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function load(
+  connections: number,
+  request: autocannon.Options["requests"] extends (infer R)[] | undefined ? R : never,
+): Promise<Run> {
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration: SECONDS,
+    requests: [request],
+  });
+  return {
+    rps: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+try {
+  const contacts = await sendingContacts(deps, AGENTS);
+  const first = contacts[0] as (typeof contacts)[number];
+  // History to page through, and a cursor with nothing after it.
+  for (let i = 0; i < 60; i++)
+    await sendPersonMessage(deps, first.person.id, first.agent.id, {
+      type: "text",
+      content: `history ${i}`,
+    });
+  const latest = (await (
+    await fetch(`${base}/api/agent/v1/updates?afterSeq=0&limit=100`, {
+      headers: { Authorization: first.auth },
+    })
+  ).json()) as { nextSeq: number };
+
+  const calls: { name: string; request: Parameters<typeof load>[1] }[] = [
+    {
+      name: "GET /me",
+      request: { method: "GET", path: "/api/agent/v1/me", headers: { authorization: first.auth } },
+    },
+    { name: `POST /messages (${AGENTS} agents)`, request: sendsInTurn(contacts, "benchmark") },
+    {
+      name: "GET /updates (nothing new)",
+      request: {
+        method: "GET",
+        path: `/api/agent/v1/updates?afterSeq=${latest.nextSeq}&wait=0`,
+        headers: { authorization: first.auth },
+      },
+    },
+    {
+      name: "history, limit=50",
+      request: {
+        method: "GET",
+        path: `/api/agent/v1/conversations/${first.conversationId}/messages?limit=50`,
+        headers: { authorization: first.auth },
+      },
+    },
+  ];
+  const floorRequest = { method: "GET" as const, path: "/api/healthz" };
+
+  // Warm up every route (Next compiles and caches on first use).
+  for (const call of [{ request: floorRequest }, ...calls]) {
+    await autocannon({ url: base, connections: 4, amount: 200, requests: [call.request] });
+  }
+
+  const rows: string[] = [];
+  const ratio = (a: number, b: number) => (b === 0 ? "—" : (a / b).toFixed(2));
+  for (const connections of CONNECTIONS) {
+    for (const call of calls) {
+      const floor = await load(connections, floorRequest);
+      const run = await load(connections, call.request);
+      const problems = run.non2xx + run.errors;
+      rows.push(
+        `| ${call.name} | ${connections} | ${run.rps} | ${run.p50} | ${run.p99} | ${floor.rps} | ${ratio(run.rps, floor.rps)}${problems ? ` (${problems} not 2xx!)` : ""} |`,
+      );
+      console.error(rows.at(-1));
+    }
+  }
+  // Long-poll wake: a GET /updates parked in the web process, an event committed by this
+  // process (as another web process or the worker would), the answer's arrival.
+  const wakes: number[] = [];
+  let cursor = latest.nextSeq;
+  const wakeSamples = quick ? 50 : 200;
+  for (let i = 0; i < wakeSamples + 10; i++) {
+    const answer = fetch(`${base}/api/agent/v1/updates?afterSeq=${cursor}&wait=30`, {
+      headers: { Authorization: first.auth },
+    }).then(async (response) => {
+      const arrived = performance.now();
+      return { arrived, page: (await response.json()) as { nextSeq: number } };
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30)); // parked by now
+    await sendPersonMessage(deps, first.person.id, first.agent.id, {
+      type: "text",
+      content: `wake ${i}`,
+    });
+    const committed = performance.now();
+    const { arrived, page } = await answer;
+    cursor = page.nextSeq;
+    if (i >= 10) wakes.push(arrived - committed);
+  }
+  wakes.sort((a, b) => a - b);
+  const wakeAt = (q: number) =>
+    Math.round((wakes[Math.floor(q * (wakes.length - 1))] ?? 0) * 100) / 100;
+
+  console.log(
+    [
+      `HTTP, ${SECONDS} s per run, floor = /api/healthz (one select 1) measured just before each row`,
+      "",
+      "| call | connections | req/s | p50 ms | p99 ms | floor req/s | × floor |",
+      "|---|---|---|---|---|---|---|",
+      ...rows,
+      "",
+      `Long-poll wake (event committed in another process → parked GET /updates answered), ${wakes.length} samples: p50 ${wakeAt(0.5)} ms, p99 ${wakeAt(0.99)} ms, max ${wakeAt(1)} ms`,
+    ].join("\n"),
+  );
+} finally {
+  await service.stop();
+  await close();
+  await dropDatabase(dbServer.adminUrl, database.name);
+  await dbServer.stop();
+}
