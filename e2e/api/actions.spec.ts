@@ -1,4 +1,3 @@
-import { expect, test } from "@playwright/test";
 import {
   addContact,
   createRecord,
@@ -8,6 +7,7 @@ import {
 } from "@switchboard/core";
 import { deps, newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 async function setup(grant: string[]) {
   const scopes = [

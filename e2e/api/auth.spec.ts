@@ -1,4 +1,3 @@
-import { expect, test } from "@playwright/test";
 import {
   createDeveloperKey,
   mintAgentToken,
@@ -10,6 +9,7 @@ import {
 } from "@switchboard/core";
 import { deps, newAgent, newDeveloper } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 const ME = "/api/agent/v1/me";
 

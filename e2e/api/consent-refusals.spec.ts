@@ -1,4 +1,3 @@
-import { expect, test } from "@playwright/test";
 import {
   addContact,
   blockAgent,
@@ -13,6 +12,7 @@ import {
 } from "@switchboard/core";
 import { agentApi, deps, newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 test("each refusal with its code, in order: suspended, blocked, not a contact, scope, reply window", async ({
   request,

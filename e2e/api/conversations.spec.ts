@@ -1,4 +1,3 @@
-import { expect, test } from "@playwright/test";
 import {
   addContact,
   blockAgent,
@@ -9,6 +8,7 @@ import {
 } from "@switchboard/core";
 import { agentApi, deps, newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 test("GET /conversations: newest activity first, never hidden, grant and initiation as they are now", async ({
   request,

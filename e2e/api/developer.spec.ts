@@ -1,7 +1,7 @@
-import { expect, test } from "@playwright/test";
 import { listSelfMessages, setUserSuspended } from "@switchboard/core";
 import { deps, newDeveloper } from "../support/fixtures";
 import { awayFromMinuteBoundary, expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 const MESSAGES = "/api/v1/me/messages";
 

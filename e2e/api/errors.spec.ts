@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
 import { newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 test("malformed JSON, a wrong content type and a missing body are validation errors", async ({
   request,
@@ -45,8 +45,14 @@ test("unknown routes answer 404 and unknown methods 405, in the envelope", async
   await expectError(await request.post("/api/v1/me", { data: {} }), 405, "method_not_allowed");
 });
 
-test("health check answers ok when the database does", async ({ request }) => {
+test("health check answers ok when the database does, and what speech runs on", async ({
+  request,
+}) => {
   const response = await request.get("/api/healthz");
   expect(response.status()).toBe(200);
-  expect(await response.json()).toEqual({ status: "ok" });
+  // A default install (espeak-ng and ffmpeg from Debian, as .ci/run installs them).
+  expect(await response.json()).toEqual({
+    status: "ok",
+    details: { speech: { engine: "espeak-ng", audio: "ogg/opus" } },
+  });
 });

@@ -1,6 +1,7 @@
-import { expect, test } from "@playwright/test";
 import { sendPersonMessage, setGrant, setMessageTranscript } from "@switchboard/core";
+import WebSocket from "ws";
 import { agentApi, dataUrl, deps, newContact, oggBytes, PNG_1X1 } from "../support/fixtures";
+import { expect, test } from "../support/test";
 
 type Event = { seq: number; type: string; payload: Record<string, unknown> };
 
@@ -120,7 +121,9 @@ test("a voice note: audio in message.received, never its transcript; message.tra
   }
 });
 
-test("masking follows the grant at the moment of the event", async ({ request }) => {
+test("masking follows the grant when events are read: revoking masks the replay, granting shows it", async ({
+  request,
+}) => {
   const side = await newContact({ grant: ["messages:write"] });
   const api = agentApi(request, side.auth);
   const after = await cursor(api);
@@ -133,10 +136,50 @@ test("masking follows the grant at the moment of the event", async ({ request })
     type: "text",
     content: "after",
   });
-  const events = await eventsAfter(api, after);
-  expect(
-    events.map((e) => (e.payload.message as { content?: string } | null)?.content ?? null),
-  ).toEqual([null, "after"]);
+  const contents = async () =>
+    (await eventsAfter(api, after)).map(
+      (e) => (e.payload.message as { content?: string } | null)?.content ?? null,
+    );
+  expect(await contents()).toEqual(["before", "after"]);
+  await setGrant(deps(), side.person.id, side.agent.id, ["messages:write"]);
+  expect(await contents()).toEqual([null, null]);
+});
+
+test("after revoking messages:read, neither a long-poll nor a stream replay from 0 shows any content", async ({
+  request,
+}) => {
+  const side = await newContact({ grant: ["messages:read", "messages:write"] });
+  const api = agentApi(request, side.auth);
+  await sendPersonMessage(deps(), side.person.id, side.agent.id, {
+    type: "text",
+    content: "private words 4711",
+  });
+  expect(JSON.stringify(await eventsAfter(api, 0))).toContain("private words 4711");
+  await setGrant(deps(), side.person.id, side.agent.id, ["messages:write"]);
+
+  const polled = await eventsAfter(api, 0);
+  expect(polled.map((e) => e.type)).toEqual(["contact.added", "message.received"]);
+  expect(JSON.stringify(polled)).not.toContain("private words");
+
+  const ws = new WebSocket(
+    `ws://localhost:${process.env.E2E_WS_PORT}/ws/agent/v1/stream?token=${side.token}&afterSeq=0`,
+  );
+  const streamed: Event[] = [];
+  await new Promise<void>((resolve, reject) => {
+    ws.on("error", reject);
+    ws.on("message", (data) => {
+      const frame = JSON.parse(String(data));
+      if (frame.type === "event") streamed.push(frame.event);
+      if (streamed.length === 2) resolve();
+    });
+  });
+  ws.close();
+  expect(streamed.map((e) => e.type)).toEqual(["contact.added", "message.received"]);
+  expect(streamed[1]?.payload).toMatchObject({
+    message: null,
+    accessDenied: { scope: "messages:read" },
+  });
+  expect(JSON.stringify(streamed)).not.toContain("private words");
 });
 
 test("a parked long-poll is woken by a person's send within moments", async ({ request }) => {

@@ -1,7 +1,7 @@
-import { expect, test } from "@playwright/test";
 import { blockAgent, removeContact, sendPersonMessage, unblockAgent } from "@switchboard/core";
 import { agentApi, deps, newContact } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 test("pages backwards with before and limit, oldest first within a page, hasMore", async ({
   request,

@@ -1,9 +1,10 @@
-import { expect, test } from "@playwright/test";
 import { type RunningService, startService } from "@switchboard/cli/service";
 import { addContact, createUser, resumeAgent } from "@switchboard/core";
 import { deps, newAgent, newContact } from "../support/fixtures";
 import { awayFromMinuteBoundary, expectError } from "../support/http";
+import { servicePort } from "../support/ports";
 import { E2E_SERVICE_ENV } from "../support/service-env";
+import { expect, test } from "../support/test";
 
 /**
  * Two more web + worker pairs on the same database with small limits: whichever process a call
@@ -16,7 +17,7 @@ let services: RunningService[] = [];
 
 test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const base = Number(process.env.E2E_PORT) + 10;
+  const base = servicePort("limits");
   services = await Promise.all(
     [0, 1].map((i) =>
       startService({

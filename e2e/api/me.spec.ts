@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
 import { newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 const ME = "/api/agent/v1/me";
 

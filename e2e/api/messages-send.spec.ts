@@ -1,4 +1,3 @@
-import { expect, test } from "@playwright/test";
 import { pauseAgent, resumeAgent, sendPersonMessage } from "@switchboard/core";
 import {
   agentApi,
@@ -12,6 +11,8 @@ import {
   webmBytes,
 } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { startMediaServer } from "../support/media-server";
+import { expect, test } from "../support/test";
 
 test.describe("POST /agent/v1/messages", () => {
   test("sends by number or by conversation: 201 with the message and its conversation", async ({
@@ -52,6 +53,9 @@ test.describe("POST /agent/v1/messages", () => {
   test("all eight types, each with its media group only", async ({ request }) => {
     const { auth, person } = await newContact();
     const api = agentApi(request, auth);
+    // Image URLs are fetched once, at send time, into the service's own store.
+    const png = { type: "image/png", body: PNG_1X1 };
+    const media = await startMediaServer({ "/s.png": png, "/t.png": png });
     const cases: [Record<string, unknown>, Record<string, unknown>][] = [
       [{ type: "text", content: "plain" }, {}],
       [
@@ -78,21 +82,21 @@ test.describe("POST /agent/v1/messages", () => {
         { image: { data: expect.stringMatching(/^\/objects\//), width: 1, height: 1 } },
       ],
       [
-        { type: "sticker", content: "s", imageData: "https://cdn.example.com/s.webp" },
-        { image: { data: "https://cdn.example.com/s.webp", width: null, height: null } },
+        { type: "sticker", content: "s", imageData: media.url("/s.png") },
+        { image: { data: expect.stringMatching(/^\/objects\//), width: null, height: null } },
       ],
       [
         {
           type: "video",
           content: "clip",
           videoData: dataUrl("video/webm", webmBytes()),
-          thumbnailData: "https://cdn.example.com/t.jpg",
+          thumbnailData: media.url("/t.png"),
           mediaWidth: 640,
         },
         {
           video: {
             data: expect.stringMatching(/^\/objects\//),
-            thumbnail: "https://cdn.example.com/t.jpg",
+            thumbnail: expect.stringMatching(/^\/objects\//),
             width: 640,
             height: null,
           },
@@ -149,6 +153,8 @@ test.describe("POST /agent/v1/messages", () => {
       );
       if (body.type !== "voice") expect(message).not.toHaveProperty("transcript");
     }
+    expect(media.requests.map((r) => r.path).sort()).toEqual(["/s.png", "/t.png"]);
+    await media.close();
   });
 
   test("validation: every per-type rule and field bound names its field", async ({ request }) => {
@@ -323,13 +329,66 @@ test.describe("POST /agent/v1/messages", () => {
     expect(error.message).toMatch(/10 MB/);
   });
 
-  test("tts without speech synthesis configured: 503 tts_unavailable", async ({ request }) => {
+  test("tts on a default install: espeak-ng speaks, the audio comes back as Opus in Ogg", async ({
+    request,
+  }) => {
+    const { auth, person } = await newContact({ grant: ["messages:read", "messages:write"] });
+    const api = agentApi(request, auth);
+    const response = await api.send({
+      to: person.num,
+      type: "voice",
+      tts: { text: "Your table for two is booked for eight o'clock." },
+    });
+    expect(response.status()).toBe(201);
+    const { message } = await response.json();
+    expect(message).toMatchObject({
+      type: "voice",
+      content: "Your table for two is booked for eight o'clock.",
+      transcript: "Your table for two is booked for eight o'clock.",
+      audio: { data: expect.stringMatching(/^\/objects\//) },
+    });
+    // espeak-ng says this in about three seconds.
+    expect(Number(message.audio.duration)).toBeGreaterThan(1);
+    expect(Number(message.audio.duration)).toBeLessThan(10);
+    const audio = await api.get(`/messages/${message.id}/audio`);
+    expect(audio.status()).toBe(200);
+    expect(audio.headers()["content-type"]).toBe("audio/ogg");
+    const bytes = await audio.body();
+    expect(bytes.subarray(0, 4).toString("latin1")).toBe("OggS");
+    expect(bytes.subarray(28, 36).toString("latin1")).toBe("OpusHead");
+    expect(bytes.length).toBeGreaterThan(1000);
+  });
+
+  test("image and video URLs the service cannot use: 422 and 415, naming the field", async ({
+    request,
+  }) => {
     const { auth, person } = await newContact();
-    await expectError(
-      await agentApi(request, auth).send({ to: person.num, type: "voice", tts: { text: "hello" } }),
-      503,
-      "tts_unavailable",
+    const api = agentApi(request, auth);
+    const media = await startMediaServer({
+      "/page.png": { type: "image/png", body: Buffer.from("<html>not an image</html>") },
+      "/a.png": { type: "image/png", body: PNG_1X1 },
+    });
+    const unreachable = await expectError(
+      await api.send({
+        to: person.num,
+        type: "image",
+        content: "x",
+        imageData: media.url("/gone.png"),
+      }),
+      422,
+      "media_fetch_failed",
     );
+    expect(unreachable.issues).toEqual([
+      { path: "imageData", message: expect.stringContaining("answered 404") },
+    ]);
+    const refused: [Record<string, string>, number, string][] = [
+      [{ type: "image", imageData: media.url("/page.png") }, 415, "unsupported_media"],
+      [{ type: "video", videoData: media.url("/a.png") }, 415, "unsupported_media"],
+      [{ type: "image", imageData: "https://10.1.2.3/a.png" }, 422, "media_fetch_failed"],
+    ];
+    for (const [body, status, code] of refused)
+      await expectError(await api.send({ to: person.num, content: "x", ...body }), status, code);
+    await media.close();
   });
 
   test("404 for unknown numbers and conversations, 403 forbidden for another's conversation, 403 agent_paused", async ({

@@ -1,4 +1,3 @@
-import { expect, test } from "@playwright/test";
 import {
   blockAgent,
   listPersonConversations,
@@ -8,6 +7,7 @@ import {
 } from "@switchboard/core";
 import { agentApi, deps, newAgent, newContact } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
 async function chatWithMessage(grant?: ("messages:read" | "messages:write")[]) {
   const setup = await newContact(grant ? { grant } : {});

@@ -1,12 +1,11 @@
-import { expect, test } from "@playwright/test";
-import { appendEvents } from "@switchboard/core";
+import { eventTag, taggedEvent } from "@switchboard/contract";
+import { appendEvents } from "@switchboard/core/testing";
 import { deps, newAgent } from "../support/fixtures";
 import { expectError } from "../support/http";
+import { expect, test } from "../support/test";
 
-const emit = (agentId: string, payload: Record<string, unknown>) =>
-  deps().db.transaction((tx) =>
-    appendEvents(tx, new Date(), [{ agentId, type: "test.event", payload }]),
-  );
+const emit = (agentId: string, tag: number | string) =>
+  deps().db.transaction((tx) => appendEvents(tx, new Date(), [taggedEvent(agentId, tag)]));
 
 test("cursor, replay and paging by afterSeq/limit", async ({ request }) => {
   const { agent, auth } = await newAgent();
@@ -16,24 +15,24 @@ test("cursor, replay and paging by afterSeq/limit", async ({ request }) => {
   const empty = await (await request.get("/api/agent/v1/updates", { headers: auth })).json();
   expect(empty).toEqual({ events: [], nextSeq: 0 });
 
-  for (const n of [1, 2, 3]) await emit(agent.id, { n });
+  for (const n of [1, 2, 3]) await emit(agent.id, n);
   const cursor = (
     await (await request.get("/api/agent/v1/updates/cursor", { headers: auth })).json()
   ).seq;
   const page = await (await request.get("/api/agent/v1/updates?limit=2", { headers: auth })).json();
-  expect(page.events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual([1, 2]);
+  expect(page.events.map(eventTag)).toEqual(["1", "2"]);
   expect(page.events[0]).toEqual({
     id: expect.stringMatching(/^evt_/),
     seq: expect.any(Number),
-    type: "test.event",
+    type: "contact.added",
     ts: expect.any(String),
     agentId: agent.id,
-    payload: { n: 1 },
+    payload: taggedEvent(agent.id, 1).payload,
   });
   const rest = await (
     await request.get(`/api/agent/v1/updates?afterSeq=${page.nextSeq}`, { headers: auth })
   ).json();
-  expect(rest.events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual([3]);
+  expect(rest.events.map(eventTag)).toEqual(["3"]);
   expect(rest.nextSeq).toBe(cursor);
 });
 
@@ -44,7 +43,7 @@ test("a long-poll parked in the web process is woken by a commit in another proc
   const polling = request.get("/api/agent/v1/updates?afterSeq=0&wait=10", { headers: auth });
   await new Promise((r) => setTimeout(r, 300));
   // This test process commits the event; the web server hears it through LISTEN/NOTIFY.
-  await emit(agent.id, { hello: true });
+  await emit(agent.id, "hello");
   const committed = performance.now();
   const body = await (await polling).json();
   const latency = performance.now() - committed;

@@ -1,9 +1,10 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
 import { sendPersonMessage } from "@switchboard/core";
+import { expectEvent } from "../support/contract";
 import { deps, newAgent, newContact } from "../support/fixtures";
+import { expect, test } from "../support/test";
 
 test("webhook configuration: URL rules, secret shown once, rotate, delete", async ({ request }) => {
   const { auth } = await newAgent();
@@ -67,17 +68,19 @@ test("the worker delivers a person's message to the webhook, signed", async ({ r
     await expect.poll(() => received.length, { timeout: 10_000 }).toBeGreaterThan(0);
     const [got] = received;
     expect(new Set(received.map((r) => r.headers["x-svc-event-id"])).size).toBe(1);
-    const event = JSON.parse(got?.body ?? "{}");
+    const event = expectEvent(JSON.parse(got?.body ?? "{}"));
     expect(event).toMatchObject({ type: "message.received", agentId: agent.id });
-    expect(event.payload.message.content).toBe("ping me");
+    expect(event.payload).toMatchObject({ message: { content: "ping me" } });
     const signature = got?.headers["x-svc-signature"] as string;
     const t = /t=(\d+)/.exec(signature)?.[1];
     const v1 = createHmac("sha256", secret).update(`${t}.${got?.body}`).digest("hex");
     expect(signature).toContain(`v1=${v1}`);
     expect(got?.headers["x-svc-event-id"]).toBe(event.id);
-    const webhook = (await (await request.get("/api/agent/v1/webhook", { headers: auth })).json())
-      .webhook;
-    expect(webhook.lastSuccessAt).not.toBeNull();
+    // The worker records the success once the receiver has answered: shortly after arrival.
+    const lastSuccessAt = async () =>
+      (await (await request.get("/api/agent/v1/webhook", { headers: auth })).json()).webhook
+        .lastSuccessAt;
+    await expect.poll(lastSuccessAt, { timeout: 10_000 }).not.toBeNull();
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }

@@ -1,6 +1,6 @@
-import { expect, type Page, test } from "@playwright/test";
 import type { AgentScope } from "@switchboard/contract";
 import { newAgent } from "../support/fixtures";
+import { expect, type Page, test } from "../support/test";
 import { signUp } from "./sign-up";
 
 const scopes: AgentScope[] = [
@@ -49,7 +49,7 @@ test("approving an edited create_task card creates the task; the agent sees the 
   const form = card.getByTestId("card-edit-form");
   await form.getByTestId("field-title").fill("");
   await form.getByTestId("card-edit-form-submit").click();
-  await expect(form.getByRole("alert")).toContainText("required");
+  await expect(form.getByRole("alert")).toContainText(/required/i);
   await form.getByTestId("field-title").fill("Buy oat milk");
   await form.getByTestId("field-priority").selectOption("high");
   await form.getByTestId("field-dueDate").fill("2030-01-15T09:30");
@@ -146,7 +146,7 @@ test("a person manages their own tasks: add, edit, complete, archive, delete", a
 
   const create = page.getByTestId("record-create-form");
   await create.getByTestId("record-create-form-submit").click();
-  await expect(create.getByRole("alert")).toContainText("required");
+  await expect(create.getByRole("alert")).toContainText(/required/i);
   await create.getByTestId("field-title").fill("Water the plants");
   await create.getByTestId("record-create-form-submit").click();
   const created = page.getByTestId("record").filter({ hasText: "Water the plants" });

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
 import { sendPersonMessage } from "@switchboard/core";
 import { deps, newAgent, wavBytes } from "../support/fixtures";
+import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
 test("a person adds an agent through its consent card and chats with it live", async ({
@@ -145,10 +145,11 @@ test("per-agent settings apply to the agent's next call: grant, reply-only, bloc
     (await (await request.get("/api/agent/v1/conversations", { headers: auth })).json())
       .conversations[0];
 
+  // Every change saves the moment it is made, and the panel says so.
   await page.getByTestId("chat-settings-toggle").click();
   await page.getByTestId("grant-messages:write").uncheck();
-  await page.getByTestId("grant-save").click();
-  await expect(page.getByTestId("grant-saved")).toBeVisible();
+  await expect(page.getByTestId("settings-status")).toHaveText(/^Saved\./);
+  await expect(page.getByTestId("grant-messages:write")).not.toBeChecked();
   expect((await conversation()).grantedScopes).toEqual(["messages:read"]);
   const noWrite = await send("may I?");
   expect(noWrite.status()).toBe(403);
@@ -157,7 +158,6 @@ test("per-agent settings apply to the agent's next call: grant, reply-only, bloc
     scope: "messages:write",
   });
   await page.getByTestId("grant-messages:write").check();
-  await page.getByTestId("grant-save").click();
   await expect.poll(async () => (await conversation()).grantedScopes).toContain("messages:write");
 
   // Reply-only: with no message from the person yet, the agent may not write first.

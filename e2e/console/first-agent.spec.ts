@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/test";
 import { signUp, uniqueEmail } from "./sign-up";
 
 test("sign up, create an agent, mint a token, call the API with it; pause and resume", async ({
@@ -14,9 +14,11 @@ test("sign up, create an agent, mint a token, call the API with it; pause and re
   await page.getByTestId("signup-email").fill(uniqueEmail("owner"));
   await page.getByTestId("signup-password").fill("correct horse battery");
   await page.getByTestId("signup-submit").click();
-  await expect(page).toHaveURL(/\/agents$/);
+  // A new person starts on Chats; Agents is one tap away.
+  await expect(page).toHaveURL(/\/chats$/);
   await expect(page.getByTestId("whoami")).toContainText("Olive Owner");
   await expect(page.getByTestId("whoami-num")).toHaveText(/^\d{3}-\d{3}-\d{3}$/);
+  await page.getByTestId("nav-agents").click();
 
   await page.getByTestId("agent-name").fill("Concierge");
   await page.getByTestId("agent-create").click();
@@ -59,6 +61,7 @@ test("a token is shown once; revoking it (after confirming) ends its API access"
   request,
 }) => {
   await signUp(page, "Rita Revoker");
+  await page.getByTestId("nav-agents").click();
   await page.getByTestId("agent-name").fill("Short-lived");
   await page.getByTestId("agent-create").click();
   await page.getByTestId("agent-created").getByRole("link").click();
@@ -91,13 +94,14 @@ test("a token is shown once; revoking it (after confirming) ends its API access"
 
 test("profile edits show field errors from the server and save valid changes", async ({ page }) => {
   const { email, password } = await signUp(page, "Ed");
+  await page.getByTestId("nav-agents").click();
   await page.getByTestId("agent-name").fill("Editable");
   await page.getByTestId("agent-create").click();
   await page.getByTestId("agent-created").getByRole("link").click();
 
   await page.getByTestId("profile-avatar").fill("http://insecure.example.com/a.png");
   await page.getByTestId("profile-save").click();
-  await expect(page.getByText("must be an https URL")).toBeVisible();
+  await expect(page.getByText(/must be an https URL/i)).toBeVisible();
   await expect(page.getByTestId("profile-avatar")).toHaveAttribute("aria-invalid", "true");
 
   await page.getByTestId("profile-avatar").fill("https://cdn.example.com/a.png");
@@ -120,13 +124,49 @@ test("profile edits show field errors from the server and save valid changes", a
   await expect(page.getByTestId("signin-error")).toContainText("do not match");
   await page.getByTestId("signin-password").fill(password);
   await page.getByTestId("signin-submit").click();
+  // An owner lands on Agents.
   await expect(page).toHaveURL(/\/agents$/);
   await expect(page.getByTestId("agent-list")).toContainText("Edited Agent");
 });
 
-test("console pages send signed-out visitors to sign in", async ({ page }) => {
-  for (const path of ["/agents", "/agents/agt_unknown", "/self-chat"]) {
+test("console pages send signed-out visitors to sign in, and sign-in brings them back", async ({
+  page,
+}) => {
+  for (const path of ["/agents", "/agents/agt_unknown", "/self-chat", "/records/notes"]) {
     await page.goto(path);
-    await expect(page).toHaveURL(/\/signin$/);
+    await expect(page).toHaveURL(`/signin?callbackUrl=${encodeURIComponent(path)}`);
   }
+  await page.goto("/chats/add?agent=800-123-456");
+  await expect(page).toHaveURL(
+    `/signin?callbackUrl=${encodeURIComponent("/chats/add?agent=800-123-456")}`,
+  );
+  // Sign up from there (the link keeps where to go back to), and land on the page asked for.
+  await page.getByRole("link", { name: "Create an account" }).click();
+  await page.getByTestId("signup-name").fill("Rhea Return");
+  await page.getByTestId("signup-email").fill(uniqueEmail("return"));
+  await page.getByTestId("signup-password").fill("correct horse battery");
+  await page.getByTestId("signup-submit").click();
+  await expect(page).toHaveURL("/chats/add?agent=800-123-456");
+});
+
+test("sign-in goes back only to a page of this site", async ({ page, context }) => {
+  const { email, password } = await signUp(page, "Otto Offsite");
+  await page.goto("about:blank");
+  await context.clearCookies();
+  for (const target of ["https://evil.example/phish", "//evil.example/x", "/\\evil.example"]) {
+    await page.goto(`/signin?callbackUrl=${encodeURIComponent(target)}`);
+    await page.getByTestId("signin-email").fill(email);
+    await page.getByTestId("signin-password").fill(password);
+    await page.getByTestId("signin-submit").click();
+    // A person who owns no agent lands on Chats, never on the other site.
+    await expect(page).toHaveURL(/\/chats$/);
+    // Leave the console first: a signed-out console page would itself go to sign in.
+    await page.goto("about:blank");
+    await context.clearCookies();
+  }
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent("/records/events")}`);
+  await page.getByTestId("signin-email").fill(email);
+  await page.getByTestId("signin-password").fill(password);
+  await page.getByTestId("signin-submit").click();
+  await expect(page).toHaveURL(/\/records\/events$/);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
 test("a developer key posts to the self chat, which the console shows; revoking ends it", async ({
@@ -50,5 +50,5 @@ test("a page whose session ends (cookie gone) goes to sign in on its next call",
   await context.clearCookies();
   // The next call gets 401 unauthorized; the console sends the person to sign in.
   await page.getByTestId("devkey-create").click();
-  await expect(page).toHaveURL(/\/signin$/, { timeout: 10_000 });
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Fself-chat$/, { timeout: 10_000 });
 });

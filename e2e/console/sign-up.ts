@@ -5,7 +5,7 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Signs a new person up through the console and waits for the signed-in shell. */
+/** Signs a new person up through the console and waits for the signed-in shell (on Chats). */
 export async function signUp(page: Page, name: string, email = uniqueEmail("person")) {
   const password = "correct horse battery";
   await page.goto("/signup");
@@ -13,7 +13,17 @@ export async function signUp(page: Page, name: string, email = uniqueEmail("pers
   await page.getByTestId("signup-email").fill(email);
   await page.getByTestId("signup-password").fill(password);
   await page.getByTestId("signup-submit").click();
-  await expect(page).toHaveURL(/\/agents$/);
+  await expect(page).toHaveURL(/\/chats$/);
   await expect(page.getByTestId("whoami")).toContainText(name);
   return { email, password };
+}
+
+/** The signed-in person's number, as the console shows it. */
+export async function myNum(page: Page): Promise<string> {
+  return (await page.getByTestId("whoami-num").textContent()) as string;
+}
+
+/** No sideways scrolling: the page is no wider than the window. */
+export function fitsWidth(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 }

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
 test("sign-in attempts per email are limited; the page says when to try again", async ({

@@ -1,6 +1,7 @@
-import { expect, test } from "@playwright/test";
 import WebSocket from "ws";
+import { expectServerFrame } from "../support/contract";
 import { newAgent } from "../support/fixtures";
+import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
 /** An agent's stream connection with a queue of the frames it received. */
@@ -17,7 +18,9 @@ async function openStream(token: string) {
   const next = async (type: string) => {
     await expect.poll(() => frames.some((f) => f.type === type)).toBe(true);
     const index = frames.findIndex((f) => f.type === type);
-    return frames.splice(index, 1)[0] as Record<string, unknown>;
+    const frame = frames.splice(index, 1)[0];
+    expectServerFrame(frame);
+    return frame as Record<string, unknown>;
   };
   await next("hello");
   return { send: (frame: object) => ws.send(JSON.stringify(frame)), next, close: () => ws.close() };

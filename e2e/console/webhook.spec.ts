@@ -1,11 +1,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
 import { addContact, createUser, findAgent } from "@switchboard/core";
 import { deps } from "../support/fixtures";
+import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
-test("the owner sets a webhook, watches deliveries, and resumes it after a 410", async ({
+test("the owner sets a webhook, tests it, watches deliveries, and resumes it after a 410", async ({
   page,
 }) => {
   let status = 200;
@@ -13,18 +13,20 @@ test("the owner sets a webhook, watches deliveries, and resumes it after a 410",
     req.resume();
     req.on("end", () => {
       res.statusCode = status;
-      res.end();
+      res.end(status === 200 ? '{"received":true}' : "not today");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   try {
     await signUp(page, "Wendy Webhook");
+    await page.getByTestId("nav-agents").click();
     await page.getByTestId("agent-name").fill("Hooky");
     await page.getByTestId("agent-create").click();
     await page.getByTestId("agent-list").getByRole("link", { name: "Hooky" }).click();
     const num = (await page.getByTestId("agent-num").textContent())?.trim() as string;
     await page.getByTestId("agent-webhook-link").click();
     await expect(page.getByTestId("webhook-none")).toBeVisible();
+    await expect(page.getByTestId("breadcrumb-agent")).toHaveText("Hooky");
 
     await page.getByTestId("webhook-url-input").fill("http://example.com/in");
     await page.getByTestId("webhook-save").click();
@@ -34,7 +36,15 @@ test("the owner sets a webhook, watches deliveries, and resumes it after a 410",
     await page.getByTestId("webhook-url-input").fill(url);
     await page.getByTestId("webhook-save").click();
     await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
-    await expect(page.getByTestId("webhook-state")).toHaveText("active");
+    await expect(page.getByTestId("webhook-state")).toHaveText("waiting for events");
+
+    // A test event goes out signed, like any delivery, and the answer shows at once.
+    await page.getByTestId("webhook-test").click();
+    const test = page.getByTestId("webhook-test-result");
+    await expect(test).toContainText(/Test event delivered: answered 200 in \d+ ms\./);
+    await test.getByText("What was sent and what came back").click();
+    await expect(test).toContainText("X-Svc-Event-Type: webhook.test");
+    await expect(test).toContainText('{"received":true}');
 
     // Events of this agent now go to the receiver; the page shows each delivery.
     const agent = await findAgent(deps(), num);
@@ -42,19 +52,72 @@ test("the owner sets a webhook, watches deliveries, and resumes it after a 410",
     await addContact(deps(), person.id, agent.id, []);
     const rows = page.getByTestId("webhook-delivery");
     await expect(rows.first()).toContainText("contact.added");
-    await expect(rows.first()).toContainText("succeeded");
+    await expect(rows.first().getByTestId("delivery-status")).toHaveText("delivered");
+    await expect(page.getByTestId("webhook-state")).toHaveText("healthy");
+
+    // Each delivery opens to what was sent, what came back, and when.
+    await rows.first().getByTestId("delivery-details-toggle").click();
+    const detail = page.getByTestId("delivery-detail");
+    await expect(detail.getByTestId("delivery-request-headers")).toContainText(
+      "X-Svc-Event-Type: contact.added",
+    );
+    await expect(detail.getByTestId("delivery-request-headers")).toContainText(
+      /X-Svc-Signature: t=\d+,v1=[0-9a-f]{64}/,
+    );
+    await expect(detail.getByTestId("delivery-request-body")).toContainText(
+      '"type": "contact.added"',
+    );
+    await expect(detail.getByTestId("delivery-response-body")).toHaveText('{"received":true}');
+    await expect(detail.getByTestId("delivery-answer")).toHaveText("200");
+    await expect(detail.getByTestId("delivery-attempted")).toContainText(/answered in \d+ ms/);
+    await rows.first().getByTestId("delivery-details-toggle").click();
+
+    // A failing endpoint: the failure in words, and Retry now sends that event again at once.
+    status = 503;
+    const third = await createUser(deps(), {});
+    await addContact(deps(), third.id, agent.id, []);
+    await expect(rows.first().getByTestId("delivery-status")).toHaveText("retrying", {
+      timeout: 10_000,
+    });
+    await expect(rows.first().getByTestId("delivery-problem")).toHaveText(
+      "Your endpoint answered 503 Service Unavailable: it failed while handling the event. Check its logs.",
+    );
+    await expect(page.getByTestId("webhook-state")).toHaveText("failing");
+    status = 200;
+    await rows.first().getByTestId("delivery-retry").click();
+    await expect(rows.first().getByTestId("delivery-status")).toHaveText("delivered", {
+      timeout: 10_000,
+    });
+    await expect(page.getByTestId("webhook-state")).toHaveText("healthy");
 
     status = 410;
     const other = await createUser(deps(), {});
     await addContact(deps(), other.id, agent.id, []);
-    await expect(page.getByTestId("webhook-state")).toHaveText("disabled", { timeout: 10_000 });
-    await expect(rows.first()).toContainText("dead");
+    await expect(page.getByTestId("webhook-state")).toHaveText("turned off", { timeout: 10_000 });
+    await expect(rows.first().getByTestId("delivery-status")).toHaveText("failed");
     await expect(page.getByTestId("webhook-dead")).toHaveText("1");
+    await expect(page.getByTestId("webhook-last-problem")).toContainText("410 Gone");
+
+    // The service status page lists it among the owner's webhooks that need attention, and
+    // leads back to it.
+    await page.goto("/agents");
+    await page.getByTestId("service-status-link").click();
+    await expect(page.getByTestId("service-state")).toHaveText("Ready");
+    await expect(page.getByTestId("queue-ready")).toHaveText(/^\d/);
+    const failing = page.getByTestId("failing-webhook");
+    await expect(failing).toHaveCount(1);
+    await expect(failing).toContainText("Hooky");
+    await expect(failing).toContainText("Disabled");
+    await expect(failing).toContainText("410 Gone");
+    await failing.getByRole("link", { name: "Hooky" }).click();
+    await expect(page.getByTestId("webhook-state")).toHaveText("turned off");
 
     status = 200;
     await page.getByTestId("webhook-resume").click();
-    await expect(page.getByTestId("webhook-state")).toHaveText("active");
-    await expect(rows.first()).toContainText("succeeded", { timeout: 10_000 });
+    await expect(rows.first().getByTestId("delivery-status")).toHaveText("delivered", {
+      timeout: 10_000,
+    });
+    await expect(page.getByTestId("webhook-state")).toHaveText("healthy");
     await page.getByTestId("webhook-rotate").click();
     await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
     await expect(page.getByTestId("webhook-facts")).toContainText("Old secret valid until");

@@ -26,6 +26,9 @@ export default async function globalSetup() {
     output: log,
   });
   process.env.E2E_DATABASE_URL = database.url;
+  // For specs that run a service of their own on a fresh database (createTestDatabase).
+  process.env.E2E_DATABASE_ADMIN_URL = server.adminUrl;
+  process.env.E2E_DATABASE_TEMPLATE = server.template;
   return async () => {
     await service.stop();
     await dropDatabase(server.adminUrl, database.name);

@@ -16,12 +16,4 @@ export async function expectError(response: APIResponse, status: number, code: s
   };
 }
 
-/**
- * Per-minute limits count in fixed UTC-minute windows; a test that must see one window whole
- * waits out the last few seconds of a minute first.
- */
-export async function awayFromMinuteBoundary(needMs = 5000) {
-  const intoMinute = Date.now() % 60_000;
-  if (60_000 - intoMinute < needMs)
-    await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
-}
+export { awayFromMinuteBoundary } from "@switchboard/core/testing";

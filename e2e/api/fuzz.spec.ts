@@ -1,0 +1,340 @@
+import { connect } from "node:net";
+import type { AgentScope } from "@switchboard/contract";
+import { ApiError, agentScopes, type Operation, ops } from "@switchboard/contract";
+import fc from "fast-check";
+import type { z } from "zod";
+import { newContact, newDeveloper } from "../support/fixtures";
+import { type RawAnswer, rawRequest } from "../support/raw-http";
+import { expect, test } from "../support/test";
+
+/**
+ * Property-based fuzzing of every operation in the registry (so a new operation is fuzzed the
+ * day it is added): odd path parameters, query strings, bodies and content types, sent raw.
+ * Whatever comes in, the answer is never a 5xx (but the spec's speech-engine codes), always JSON,
+ * and either the error envelope with a known code or the operation's success shape.
+ * `npm run fuzz` runs the same properties with FUZZ_RUNS (default here: a bounded run in npm test);
+ * a failure prints the seed and the shrunk request, and `FUZZ_SEED` replays it.
+ */
+
+const numRuns = Number(process.env.FUZZ_RUNS ?? 12);
+const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+/** 5xx answers the spec defines for a send (no speech engine, or it failed). */
+const SPEC_SERVER_CODES = new Set(["tts_unavailable", "tts_failed"]);
+
+const nastyText = fc.constantFrom(
+  "",
+  "\u0000",
+  "a\u0000b",
+  "\ud800",
+  "x\udfff",
+  "😀",
+  "%",
+  "..",
+  "../../etc/passwd",
+  "1e999",
+  "-1",
+  "0",
+  "9".repeat(40),
+  "x".repeat(3000),
+  "<script>alert(1)</script>",
+  "' or 1=1 --",
+  "null",
+  "[]",
+  "{}",
+);
+const anyText = fc.oneof(
+  fc.string({ maxLength: 24 }),
+  fc.string({ unit: "binary", maxLength: 24 }),
+  nastyText,
+);
+const anyLeaf = fc.oneof(
+  anyText,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 31) - 1),
+);
+const { anyValue } = fc.letrec<{ anyValue: unknown }>((tie) => ({
+  anyValue: fc.oneof(
+    { depthSize: "small" },
+    anyLeaf,
+    fc.array(tie("anyValue"), { maxLength: 4 }),
+    fc.dictionary(fc.string({ maxLength: 8 }), tie("anyValue"), { maxKeys: 4 }),
+  ),
+}));
+
+/** The field names a schema knows (objects, unions of objects, pipes), with literal values seen. */
+function fieldsOf(schema: z.ZodType | undefined, fields = new Map<string, unknown[]>()) {
+  const def = (schema as { def?: Record<string, unknown> } | undefined)?.def;
+  if (!def) return fields;
+  if (def.type === "object")
+    for (const [name, field] of Object.entries(def.shape as Record<string, z.ZodType>)) {
+      const values = fields.get(name) ?? [];
+      const fieldDef = (field as unknown as { def: Record<string, unknown> }).def;
+      if (fieldDef.type === "literal") values.push(...(fieldDef.values as unknown[]));
+      if (fieldDef.type === "enum") values.push(...Object.values(fieldDef.entries as object));
+      fields.set(name, values);
+    }
+  for (const option of (def.options as z.ZodType[] | undefined) ?? []) fieldsOf(option, fields);
+  for (const key of ["in", "innerType", "schema"] as const)
+    if (def[key]) fieldsOf(def[key] as z.ZodType, fields);
+  return fields;
+}
+
+/** Objects shaped like the operation's input: its field names with odd (or valid literal) values. */
+function shaped(schema: z.ZodType | undefined) {
+  const fields = fieldsOf(schema);
+  if (fields.size === 0)
+    return fc.dictionary(fc.string({ maxLength: 8 }), anyValue, { maxKeys: 4 });
+  const names = [...fields.keys()];
+  return fc.uniqueArray(fc.constantFrom(...names), { maxLength: names.length }).chain((chosen) =>
+    fc
+      .tuple(
+        ...chosen.map((name) => {
+          const known = fields.get(name) ?? [];
+          return known.length > 0 ? fc.oneof(fc.constantFrom(...known), anyValue) : anyValue;
+        }),
+      )
+      .map((values) => Object.fromEntries(chosen.map((name, i) => [name, values[i]]))),
+  );
+}
+
+/** `encodeURIComponent`, except that a lone surrogate goes out as its (invalid) UTF-8 bytes. */
+function encode(text: string): string {
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return "%ED%A0%80";
+  }
+}
+
+const rawSegment = fc.constantFrom(
+  "%00",
+  "%ff",
+  "%",
+  "%zz",
+  "%2e%2e",
+  "%2F",
+  "a%20b",
+  "x".repeat(3000),
+);
+const bodyText = (op: Operation) =>
+  fc.oneof(
+    shaped(op.body).map((value) => JSON.stringify(value)),
+    anyValue.map((value) => JSON.stringify(value) ?? "null"),
+    fc.integer({ min: 60, max: 3000 }).map((n) => "[".repeat(n) + "]".repeat(n)),
+    fc.integer({ min: 60, max: 3000 }).map((n) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`),
+    fc.constantFrom(
+      "",
+      "not json",
+      "{",
+      '{"content":"a\\u0000b"}',
+      '{"content":"\\ud800"}',
+      '{"type":"text","content":"\\udfff"}',
+      "1e999",
+      "9".repeat(500),
+      "\u0000",
+      "null",
+      '"text"',
+    ),
+  );
+const contentType = fc.constantFrom(
+  undefined,
+  "application/json",
+  "application/json; charset=utf-8",
+  "text/plain",
+  "application/x-www-form-urlencoded",
+  "multipart/form-data; boundary=zz",
+);
+
+/** Never a 5xx (but the spec's own), always JSON: the envelope with a known code, or the success shape. */
+function expectWellFormed(op: Operation | null, answer: RawAnswer, request: string) {
+  const where = `${request} → ${answer.status} ${answer.text.slice(0, 300)}`;
+  if (op && answer.status < 300 && !("parse" in op.response)) return; // audio bytes
+  // A path with an empty segment or a trailing slash is redirected to its clean form.
+  if (answer.status === 308) {
+    expect(String(answer.headers.location), where).toMatch(/^\/api(\/|$)/);
+    return;
+  }
+  // OPTIONS is answered by the framework with what the path allows.
+  if (answer.status === 204 && request.startsWith("OPTIONS ")) {
+    expect(answer.headers.allow, where).toBeTruthy();
+    return;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.text);
+  } catch {
+    throw new Error(`not JSON: ${where}`);
+  }
+  if (answer.status >= 400) {
+    const error = ApiError.safeParse(json);
+    expect(error.success, `not the error envelope: ${where}`).toBe(true);
+    if (answer.status >= 500)
+      expect(SPEC_SERVER_CODES.has(error.data?.error.code ?? ""), `server error: ${where}`).toBe(
+        true,
+      );
+  } else {
+    expect(answer.status, where).toBeGreaterThanOrEqual(200);
+    if (op && "parse" in op.response)
+      expect((op.response as z.ZodType).safeParse(json).success, `success shape: ${where}`).toBe(
+        true,
+      );
+  }
+}
+
+const operations = Object.values(ops) as Operation[];
+const everyScope = [...agentScopes] as AgentScope[];
+
+async function credentials(op: Operation) {
+  if (op.surface === "dev") {
+    const developer = await newDeveloper();
+    return { headers: developer.auth, ids: {} as Record<string, string> };
+  }
+  const contact = await newContact({ scopes: everyScope, grant: everyScope });
+  return { headers: contact.auth, ids: { conversationId: contact.conversationId } };
+}
+
+for (const op of operations) {
+  test(`fuzz ${op.method} ${op.path} (${op.operationId}): never a 5xx, always the envelope`, async ({
+    baseURL,
+  }) => {
+    test.slow();
+    const { headers, ids } = await credentials(op);
+    const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
+    const param = (name: string) =>
+      fc.oneof(
+        { weight: 2, arbitrary: fc.constant(ids[name] ?? "unknown_id") },
+        { weight: 1, arbitrary: anyText.map(encode) },
+        { weight: 1, arbitrary: rawSegment },
+      );
+    const queryKeys = [...fieldsOf(op.query).keys()];
+    const query = fc.dictionary(
+      queryKeys.length > 0
+        ? fc.oneof(fc.constantFrom(...queryKeys), fc.string({ maxLength: 6 }))
+        : fc.string({ maxLength: 6 }),
+      fc.oneof(anyText.map(encode), rawSegment),
+      { maxKeys: 3 },
+    );
+    const withBody = op.method !== "GET";
+    await fc.assert(
+      fc.asyncProperty(
+        fc.tuple(...names.map(param)),
+        query,
+        withBody ? bodyText(op) : fc.constant(undefined),
+        contentType,
+        async (values, queryValues, body, type) => {
+          let path = `/api${op.path}`;
+          names.forEach((name, i) => {
+            path = path.replace(`{${name}}`, values[i] as string);
+          });
+          const search = Object.entries(queryValues)
+            .map(([key, value]) => `${encode(key)}=${value}`)
+            .join("&");
+          if (search) path += `?${search}`;
+          const sent = { ...headers, ...(type && { "Content-Type": type }) };
+          const answer = await rawRequest(baseURL as string, op.method, path, sent, body);
+          expectWellFormed(op, answer, `${op.method} ${path} ${body?.slice(0, 200) ?? ""}`);
+        },
+      ),
+      { numRuns, seed, endOnFailure: false },
+    );
+  });
+}
+
+const templates = [...new Set(operations.map((op) => op.path))];
+
+test("methods a path does not have, and odd ones, get the envelope", async ({ baseURL }) => {
+  const agent = await newContact();
+  for (const template of templates) {
+    const path = `/api${template.replace(/\{\w+\}/g, "x1")}`;
+    const own = new Set(operations.filter((op) => op.path === template).map((op) => op.method));
+    for (const method of [
+      "GET",
+      "POST",
+      "PUT",
+      "PATCH",
+      "DELETE",
+      "OPTIONS",
+      "TRACE",
+      "PROPFIND",
+      "FOO",
+    ]) {
+      if (own.has(method as Operation["method"])) continue;
+      const answer = await rawRequest(baseURL as string, method, path, agent.auth);
+      expectWellFormed(null, answer, `${method} ${path}`);
+      if (method !== "OPTIONS")
+        expect(answer.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+    }
+  }
+});
+
+test("paths no operation has get the envelope", async ({ baseURL }) => {
+  test.slow();
+  const agent = await newContact();
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom("/api/agent/v1/", "/api/v1/", "/api/agent/", "/api/"),
+      fc.array(fc.oneof(anyText.map(encode), rawSegment), { minLength: 1, maxLength: 4 }),
+      fc.constantFrom("GET", "POST", "DELETE"),
+      async (base, segments, method) => {
+        const path = base + segments.join("/");
+        // Dot segments can climb out of /api: that is a console page, not an API answer.
+        if (!new URL(path, "http://x").pathname.replace(/%2e/gi, ".").startsWith("/api/")) return;
+        if (
+          operations.some((op) =>
+            new RegExp(`^/api${op.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(path),
+          )
+        )
+          return;
+        const answer = await rawRequest(baseURL as string, method, path, agent.auth);
+        expectWellFormed(null, answer, `${method} ${path}`);
+        if (answer.status !== 308)
+          expect(answer.status, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      },
+    ),
+    { numRuns: numRuns * 4, seed, endOnFailure: false },
+  );
+});
+
+test("bytes that are not HTTP, and oversized headers, get the envelope and leave the service up", async ({
+  baseURL,
+}) => {
+  const { port } = new URL(baseURL as string);
+  const exchange = (bytes: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => socket.end(bytes));
+      const chunks: Buffer[] = [];
+      socket.on("data", (chunk) => chunks.push(chunk));
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      socket.on("error", reject);
+    });
+  const cases = [
+    ["NOT A REQUEST\r\n\r\n", 400, "malformed_request"],
+    [
+      "GET /api/agent/v1/me HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
+      400,
+      "malformed_request",
+    ],
+    [
+      `GET /api/agent/v1/me HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(64 * 1024)}\r\n\r\n`,
+      431,
+      "headers_too_large",
+    ],
+    [
+      "TRACE /api/agent/v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+      405,
+      "method_not_allowed",
+    ],
+    ["TRACE /chats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405, "method_not_allowed"],
+  ] as const;
+  for (const [bytes, status, code] of cases) {
+    const answer = await exchange(bytes);
+    const [head = "", body = ""] = answer.split("\r\n\r\n");
+    expect(head.split(" ")[1], bytes.slice(0, 40)).toBe(String(status));
+    expect(ApiError.parse(JSON.parse(body)).error.code).toBe(code);
+  }
+  const after = await rawRequest(baseURL as string, "GET", "/api/healthz");
+  expect(after.status).toBe(200);
+});

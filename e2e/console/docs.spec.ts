@@ -1,0 +1,79 @@
+import { newAgent } from "../support/fixtures";
+import { expect, test } from "../support/test";
+
+/**
+ * A strict policy: the reference's own scripts and styles are same-origin files (no eval, no
+ * inline code, no CDN). Next's inline bootstrap is the console's business (nonce or hash).
+ */
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'self'";
+
+test("/docs renders the API reference without signing in, and try-it calls this instance", async ({
+  page,
+}) => {
+  // The renderer is a 1.5 MB bundle that lays out ~40 operations; a loaded CI machine is slow.
+  test.setTimeout(60_000);
+  const violations: string[] = [];
+  page.on("console", (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  // The page under a strict policy: same-origin scripts and styles, no eval, no CDN.
+  await page.route("**/docs", async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({
+      response,
+      headers: { ...response.headers(), "content-security-policy": CSP },
+    });
+  });
+  await page.goto("/docs");
+  await expect(page).toHaveURL(/\/docs$/);
+  const reference = page.getByTestId("api-reference");
+  await expect(reference.getByText("Switchboard Agent Platform API")).toBeVisible({
+    timeout: 15_000,
+  });
+  // Every section the reference promises: operations, event types, stream frames, signature
+  // scheme with its snippet, limits, and the webhooks of each event type.
+  for (const text of [
+    "/agent/v1/messages",
+    "/agent/v1/conversations/{conversationId}/messages",
+    "/v1/me/messages",
+    "Real-time stream (WebSocket)",
+    "reply.delta",
+    "verifySignature",
+    "Limits",
+    "300 per minute per agent",
+  ])
+    await expect(reference.getByText(text, { exact: false }).first()).toBeVisible();
+  await expect(reference.locator(".opblock-tag-section").first()).toBeVisible();
+  await expect(reference.getByText("Webhooks", { exact: true }).first()).toBeVisible();
+  await expect(reference.getByText("message.received").first()).toBeVisible();
+  await page.screenshot({ path: "test-results/e2e/docs.png", fullPage: false });
+
+  // Try it: authorize with an agent token and call GET /agent/v1/me on this instance.
+  const { agent, token } = await newAgent({ name: "Docs Agent" });
+  await reference
+    .getByRole("button", { name: /Authorize/ })
+    .first()
+    .click();
+  const dialog = page.locator(".modal-ux");
+  await dialog.locator("input").first().fill(`agent:${token}`);
+  await dialog.getByRole("button", { name: "Apply credentials" }).first().click();
+  await dialog.getByRole("button", { name: "Close" }).first().click();
+  await expect(dialog).toBeHidden();
+  const me = reference.locator("#operations-Profile-getMe");
+  await me.getByRole("button", { name: "GET /agent/v1/me", exact: false }).first().click();
+  await me.getByRole("button", { name: "Execute" }).click();
+  const live = me.locator(".live-responses-table");
+  await expect(live.locator("tbody .response-col_status").first()).toHaveText("200");
+  await expect(live).toContainText(agent.num);
+  await page.screenshot({ path: "test-results/e2e/docs-try-it.png", fullPage: false });
+  // Only Next's own inline bootstrap scripts trip the policy.
+  expect(violations.filter((v) => !/Executing inline script/.test(v))).toEqual([]);
+});
+
+test("the console nav links to the reference", async ({ page }) => {
+  const { signUp } = await import("./sign-up");
+  await signUp(page, "Reader");
+  await page.getByRole("link", { name: "API reference" }).click();
+  await expect(page).toHaveURL(/\/docs$/);
+});

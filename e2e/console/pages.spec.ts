@@ -1,0 +1,159 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "../support/test";
+import { signUp } from "./sign-up";
+import { consolePages, consoleWorld, settled, signedOutPages } from "./world";
+
+/**
+ * Every console page, signed out and signed in (a person who also owns an agent), on a desktop
+ * and on a phone: nothing scrolls sideways at 360-430 px, axe finds no serious or critical
+ * violation, and a screenshot of each is written to e2e/screenshots/ (kept as CI artifacts,
+ * looked at by people, never compared pixel by pixel).
+ */
+
+const screenshots = path.resolve(import.meta.dirname, "../screenshots");
+mkdirSync(screenshots, { recursive: true });
+
+const viewports = {
+  desktop: { width: 1280, height: 800 },
+  mobile: { width: 390, height: 844 },
+};
+/** Phone widths a page must fit without sideways scrolling. */
+const phoneWidths = [360, 390, 430];
+
+async function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
+/** The elements that stick out past the right edge, to say what made a page too wide. */
+function widest(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("body *")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .slice(0, 8)
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${String(element.className).split(" ").join(".")} → ${Math.round(element.getBoundingClientRect().right)}`,
+      ),
+  );
+}
+
+/** axe's serious and critical findings, as readable lines (empty when there are none). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(" "))
+          .join(" | ")}`,
+    );
+}
+
+async function checkPage(page: Page, viewport: keyof typeof viewports, name: string, url: string) {
+  await page.setViewportSize(viewports[viewport]);
+  await page.goto(url);
+  await settled(page);
+  if (viewport === "mobile")
+    for (const width of phoneWidths) {
+      await page.setViewportSize({ width, height: viewports.mobile.height });
+      const overflow = await horizontalOverflow(page);
+      expect(
+        overflow,
+        `${name} at ${width} px scrolls sideways: ${(await widest(page)).join(", ")}`,
+      ).toBeLessThanOrEqual(0);
+    }
+  await page.setViewportSize(viewports[viewport]);
+  expect(await seriousViolations(page), `axe on ${name} (${viewport})`).toEqual([]);
+  await page.screenshot({
+    path: path.join(screenshots, `${viewport}-${name}.png`),
+    fullPage: true,
+  });
+}
+
+for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
+  test(`signed-out pages on ${viewport}: fit, accessible, captured`, async ({ page }) => {
+    for (const [name, url] of Object.entries(signedOutPages))
+      await checkPage(page, viewport, `signed-out-${name}`, url);
+    // The 404 is the branded page, with ways back; every page carries the favicon.
+    await expect(page.getByTestId("not-found")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Go to your chats" })).toBeVisible();
+    const icon = (await page.locator('link[rel="icon"]').first().getAttribute("href")) as string;
+    const served = await page.request.get(icon);
+    expect(served.status()).toBe(200);
+    expect(served.headers()["content-type"]).toContain("image/svg+xml");
+  });
+
+  test(`a new person's empty pages on ${viewport}: fit, accessible, captured`, async ({ page }) => {
+    await signUp(page, "Nell New");
+    for (const [name, url] of Object.entries({
+      "empty-chats": "/chats",
+      "empty-agents": "/agents",
+      "empty-tasks": "/records/tasks",
+    }))
+      await checkPage(page, viewport, name, url);
+  });
+
+  test(`every console page on ${viewport}: fits, accessible, captured`, async ({ page }) => {
+    test.setTimeout(240_000);
+    const world = await consoleWorld(page);
+    const pages = consolePages(world);
+    for (const [name, url] of Object.entries(pages)) await checkPage(page, viewport, name, url);
+
+    // The states a person opens on top: chat settings, a delivery's details, the account menu.
+    await page.setViewportSize(viewports[viewport]);
+    await page.goto(pages.chat);
+    await settled(page);
+    await page.getByTestId("chat-settings-toggle").click();
+    await expect(page.getByTestId("chat-settings")).toBeVisible();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page), `axe on chat settings (${viewport})`).toEqual([]);
+    await page.screenshot({ path: path.join(screenshots, `${viewport}-chat-settings.png`) });
+
+    await page.goto(pages.webhook);
+    await settled(page);
+    const failing = page.getByTestId("webhook-delivery").first();
+    await expect(failing.getByTestId("delivery-problem")).toContainText("could not be found", {
+      timeout: 15_000,
+    });
+    await failing.getByTestId("delivery-details-toggle").click();
+    await expect(page.getByTestId("delivery-detail")).toBeVisible();
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    expect(await seriousViolations(page), `axe on delivery details (${viewport})`).toEqual([]);
+    await page.screenshot({
+      path: path.join(screenshots, `${viewport}-webhook-details.png`),
+      fullPage: true,
+    });
+
+    if (viewport === "mobile") {
+      // The tab bar keeps the main sections; the less used ones wait in the account menu.
+      await expect(page.getByTestId("nav-self-chat")).toBeHidden();
+      await expect(page.getByTestId("nav-docs")).toBeHidden();
+      const wrappedLabels = await page.locator(".sections a:visible span").evaluateAll((spans) =>
+        spans
+          .filter((span) => {
+            const range = document.createRange();
+            range.selectNodeContents(span);
+            return (
+              new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1
+            );
+          })
+          .map((span) => span.textContent),
+      );
+      expect(wrappedLabels, "tab labels that wrap onto two lines").toEqual([]);
+      await page.getByTestId("account-toggle").click();
+      await expect(page.getByTestId("sign-out")).toBeVisible();
+      await expect(page.getByTestId("menu-docs")).toBeVisible();
+      expect(await seriousViolations(page), "axe on the account menu").toEqual([]);
+      await page.screenshot({ path: path.join(screenshots, "mobile-account-menu.png") });
+      await page.getByTestId("menu-self-chat").click();
+      await expect(page).toHaveURL(/\/self-chat$/);
+      await expect(page.getByTestId("menu-self-chat")).toBeHidden(); // the menu closed
+    }
+  });
+}

@@ -1,0 +1,30 @@
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A webhook receiver: real HTTP on loopback (the e2e run allows it with
+ * WEBHOOK_ALLOW_INSECURE_HOSTS), answering 200 and keeping every delivery's headers and raw body.
+ */
+export async function startWebhookReceiver() {
+  const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      received.push({ headers: request.headers, body });
+      response.end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
