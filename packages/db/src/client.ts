@@ -25,8 +25,37 @@ export function createDb(url: string, options: DbOptions = {}) {
     connection: { application_name: applicationName },
     ...(options.debug && { debug: options.debug }),
   });
-  const db = drizzle(sql, { schema, casing: "snake_case" });
+  const db = drizzle(preparedStatements(sql), { schema, casing: "snake_case" });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+/**
+ * The client drizzle sends through, with every statement prepared (decision 0033). drizzle
+ * sends its queries unnamed, and postgres.js then asks Postgres to describe each one before it
+ * runs it: two round trips, a parse and a plan for every statement of every request. Prepared,
+ * a statement is parsed once per connection and then costs one round trip. postgres.js keys
+ * them by text (our statements take values only as parameters, so the set is small), re-prepares
+ * one a schema change invalidated, and recycles connections, and their statements, within the
+ * hour. Transactions and savepoints hand out the same kind of client.
+ */
+function preparedStatements(sql: postgres.Sql): postgres.Sql {
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === "unsafe")
+        return (query: string, parameters?: never[], options?: postgres.UnsafeQueryOptions) =>
+          target.unsafe(query, parameters, { ...options, prepare: true });
+      if (property === "begin" || property === "savepoint")
+        return (...args: unknown[]) => {
+          const scoped = args.pop() as (client: postgres.Sql) => unknown;
+          return Reflect.get(
+            target,
+            property,
+            receiver,
+          )(...args, (client: postgres.Sql) => scoped(preparedStatements(client)));
+        };
+      return Reflect.get(target, property, receiver);
+    },
+  });
 }
 
 export type Database = ReturnType<typeof createDb>;
