@@ -16,6 +16,7 @@ export { listPersonCalls } from "./calls/person-calls";
 export { type Clock, ManualClock, systemClock } from "./clock";
 export { type Config, ConfigError, ConfigSchema, loadConfig } from "./config";
 // Consent
+export { checkAgentAccess } from "./consent/access";
 export { blockAgent, setInitiation, unblockAgent } from "./consent/agent-settings";
 export {
   addContact,

@@ -6,6 +6,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { toAgentUser } from "../identity/users";
 import { recordRefusedSend } from "../limits/charge-send";
+import { preparedQuery } from "../prepared-query";
 
 const { agentContacts, conversations, conversationMembers, messages, users } = schema;
 
@@ -105,8 +106,36 @@ const messageColumns = {
   media: messages.media,
 };
 
-/** The single query: target → conversation → the other member → their standing with the agent. */
+/**
+ * The single query: target → conversation → the other member → their standing with the agent.
+ * It runs on every agent call toward a person, so it is built once (`preparedQuery`).
+ */
 async function readStanding(deps: CoreDeps, agentId: string, target: AccessTarget) {
+  const given = [target.to, target.conversationId, target.messageId].filter((v) => v !== undefined);
+  if (given.length !== 1)
+    throw new CoreError("validation_error", "Give exactly one of to or conversationId", {
+      issues: [{ path: "to", message: "give exactly one of to or conversationId" }],
+    });
+  const queries = standingQueries(deps.db);
+  if (target.to !== undefined) {
+    const [row] = await queries.byNumber.execute({ agentId, target: target.to });
+    if (!row) throw new CoreError("not_found", `Nobody has the number ${target.to}`);
+    return { ...row, via: "to" as const };
+  }
+  if (target.conversationId !== undefined) {
+    const [row] = await queries.byConversation.execute({ agentId, target: target.conversationId });
+    if (!row) throw new CoreError("not_found", `No conversation ${target.conversationId}`);
+    return { ...row, via: "conversation" as const };
+  }
+  const [row] = await queries.byMessage.execute({ agentId, target: target.messageId });
+  // A message outside the agent's conversations is as unknown as one that does not exist.
+  if (!row?.member) throw new CoreError("not_found", `No message ${target.messageId}`);
+  return { ...row, via: "message" as const };
+}
+
+const standingQueries = preparedQuery((db) => {
+  const agentId = sql.placeholder("agentId");
+  const target = sql.placeholder("target");
   // Only what the decision and the answer use: a user's public profile and suspension, the
   // contact's standing (never a password hash or email riding along on every send).
   const columns = {
@@ -144,14 +173,8 @@ async function readStanding(deps: CoreDeps, agentId: string, target: AccessTarge
   const isOther = and(eq(other.conversationId, conversations.id), ne(other.userId, agentId));
   const isContact = and(eq(agentContacts.userId, users.id), eq(agentContacts.agentId, agentId));
   const isAgent = eq(agentUser.id, agentId);
-
-  const given = [target.to, target.conversationId, target.messageId].filter((v) => v !== undefined);
-  if (given.length !== 1)
-    throw new CoreError("validation_error", "Give exactly one of to or conversationId", {
-      issues: [{ path: "to", message: "give exactly one of to or conversationId" }],
-    });
-  if (target.to !== undefined) {
-    const [row] = await deps.db
+  return {
+    byNumber: db
       .select(columns)
       .from(users)
       .innerJoin(agentUser, isAgent)
@@ -159,13 +182,10 @@ async function readStanding(deps: CoreDeps, agentId: string, target: AccessTarge
       .leftJoin(conversations, eq(conversations.id, agentContacts.conversationId))
       .leftJoin(me, isMe)
       .leftJoin(messages, sql`false`)
-      .where(eq(users.num, target.to))
-      .limit(1);
-    if (!row) throw new CoreError("not_found", `Nobody has the number ${target.to}`);
-    return { ...row, via: "to" as const };
-  }
-  if (target.conversationId !== undefined) {
-    const [row] = await deps.db
+      .where(eq(users.num, target))
+      .limit(1)
+      .prepare("access_by_number"),
+    byConversation: db
       .select(columns)
       .from(conversations)
       .innerJoin(agentUser, isAgent)
@@ -174,26 +194,23 @@ async function readStanding(deps: CoreDeps, agentId: string, target: AccessTarge
       .leftJoin(users, eq(users.id, other.userId))
       .leftJoin(agentContacts, isContact)
       .leftJoin(messages, sql`false`)
-      .where(eq(conversations.id, target.conversationId))
-      .limit(1);
-    if (!row) throw new CoreError("not_found", `No conversation ${target.conversationId}`);
-    return { ...row, via: "conversation" as const };
-  }
-  const [row] = await deps.db
-    .select(columns)
-    .from(messages)
-    .innerJoin(conversations, eq(conversations.id, messages.conversationId))
-    .innerJoin(agentUser, isAgent)
-    .leftJoin(me, isMe)
-    .leftJoin(other, isOther)
-    .leftJoin(users, eq(users.id, other.userId))
-    .leftJoin(agentContacts, isContact)
-    .where(eq(messages.id, target.messageId as string))
-    .limit(1);
-  // A message outside the agent's conversations is as unknown as one that does not exist.
-  if (!row?.member) throw new CoreError("not_found", `No message ${target.messageId}`);
-  return { ...row, via: "message" as const };
-}
+      .where(eq(conversations.id, target))
+      .limit(1)
+      .prepare("access_by_conversation"),
+    byMessage: db
+      .select(columns)
+      .from(messages)
+      .innerJoin(conversations, eq(conversations.id, messages.conversationId))
+      .innerJoin(agentUser, isAgent)
+      .leftJoin(me, isMe)
+      .leftJoin(other, isOther)
+      .leftJoin(users, eq(users.id, other.userId))
+      .leftJoin(agentContacts, isContact)
+      .where(eq(messages.id, target))
+      .limit(1)
+      .prepare("access_by_message"),
+  };
+});
 
 function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAccess {
   const { person, contact, agent, member, kind } = standing;

@@ -1,7 +1,8 @@
 import type { AgentUpdatesResponse } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, asc, desc, eq, gt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
+import { preparedQuery } from "../prepared-query";
 import { currentScopes, isShown, standingJoins, toVisibleEvent } from "./event-visibility";
 
 const { agentContacts, events, users } = schema;
@@ -17,27 +18,43 @@ export async function readEvents(
   afterSeq: number,
   limit: number,
 ): Promise<AgentUpdatesResponse> {
-  const rows = await deps.db
-    .select({ event: events, scopes: currentScopes })
-    .from(events)
-    .leftJoin(agentContacts, standingJoins.contact)
-    .leftJoin(users, standingJoins.person)
-    .where(and(eq(events.agentId, agentId), gt(events.seq, afterSeq), isShown))
-    .orderBy(asc(events.seq))
-    .limit(limit);
+  const rows = await eventsAfter(deps.db).execute({ agentId, afterSeq, limit });
   const list = rows.flatMap(({ event, scopes }) => toVisibleEvent(event, scopes) ?? []);
   return { events: list, nextSeq: list.at(-1)?.seq ?? afterSeq };
 }
 
 /** `GET /updates/cursor`: the seq of the agent's latest event it may see, 0 when none. */
 export async function latestSeq(deps: CoreDeps, agentId: string): Promise<number> {
-  const [row] = await deps.db
+  const [row] = await lastShown(deps.db).execute({ agentId });
+  return row?.seq ?? 0;
+}
+
+const eventsAfter = preparedQuery((db) =>
+  db
+    .select({ event: events, scopes: currentScopes })
+    .from(events)
+    .leftJoin(agentContacts, standingJoins.contact)
+    .leftJoin(users, standingJoins.person)
+    .where(
+      and(
+        eq(events.agentId, sql.placeholder("agentId")),
+        gt(events.seq, sql.placeholder("afterSeq")),
+        isShown,
+      ),
+    )
+    .orderBy(asc(events.seq))
+    .limit(sql.placeholder("limit"))
+    .prepare("events_after"),
+);
+
+const lastShown = preparedQuery((db) =>
+  db
     .select({ seq: events.seq })
     .from(events)
     .leftJoin(agentContacts, standingJoins.contact)
     .leftJoin(users, standingJoins.person)
-    .where(and(eq(events.agentId, agentId), isShown))
+    .where(and(eq(events.agentId, sql.placeholder("agentId")), isShown))
     .orderBy(desc(events.seq))
-    .limit(1);
-  return row?.seq ?? 0;
-}
+    .limit(1)
+    .prepare("last_shown_event"),
+);

@@ -94,24 +94,21 @@ export async function insertMessage(
     text: {},
   }[input.type];
 
-  const [row] = await tx
-    .insert(messages)
-    .values({
-      id: message.id ?? newId("msg"),
-      conversationId,
-      senderId,
-      type: input.type,
-      content: input.content ?? input.tts?.text ?? "",
-      replyToId: input.replyToId ?? null,
-      agentActionId: message.agentActionId ?? null,
-      media: input.type === "text" ? null : media,
-      transcript: input.type === "voice" ? (prepared.transcript ?? null) : null,
-      createdAt: now,
-    })
-    .returning();
-  // The chat moves up the list and the sender stops typing: one statement for both (a CTE that
-  // changes rows runs whether or not the query reads it).
-  await tx.execute(sql`
+  const row: Omit<MessageRow, "pos"> = {
+    id: message.id ?? newId("msg"),
+    conversationId,
+    senderId,
+    type: input.type,
+    content: input.content ?? input.tts?.text ?? "",
+    replyToId: input.replyToId ?? null,
+    agentActionId: message.agentActionId ?? null,
+    media: input.type === "text" ? null : media,
+    transcript: input.type === "voice" ? (prepared.transcript ?? null) : null,
+    createdAt: now,
+  };
+  // The message, the chat moving up the list and the sender no longer typing, in one statement
+  // (a CTE that changes rows runs whether or not the query reads it): a send's hot path.
+  const [inserted] = await tx.execute<{ pos: string }>(sql`
     with touched as (
       update ${conversations} set last_message_at = ${now.toISOString()}::timestamptz
       where id = ${conversationId}
@@ -119,9 +116,15 @@ export async function insertMessage(
       delete from ${typingIndicators}
       where conversation_id = ${conversationId} and user_id = ${senderId}
     )
-    select 1`);
-  if (!row) throw new Error("message insert returned nothing");
-  return row;
+    insert into ${messages} (id, conversation_id, sender_id, type, content, reply_to_id,
+      agent_action_id, media, transcript, created_at)
+    values (${row.id}, ${conversationId}, ${senderId}, ${row.type}, ${row.content},
+      ${row.replyToId}, ${row.agentActionId},
+      ${row.media === null ? null : JSON.stringify(row.media)}::jsonb, ${row.transcript},
+      ${now.toISOString()}::timestamptz)
+    returning pos`);
+  if (!inserted) throw new Error("message insert returned nothing");
+  return { ...row, pos: Number(inserted.pos) };
 }
 
 /** A stored message as the Agent API shows it: its type's media group only, a voice note's transcript once there is one. */

@@ -1,9 +1,10 @@
 import type { AgentHistoryQuery, AgentMessage } from "@switchboard/contract";
-import { schema } from "@switchboard/db";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { type Db, schema } from "@switchboard/db";
+import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { preparedQuery } from "../prepared-query";
 import { toAgentMessage } from "./compose-message";
 
 const { messages, users } = schema;
@@ -30,28 +31,14 @@ export async function readMessagePage(
   conversationId: string,
   query: { limit: number; before?: string },
 ) {
-  let beforePos: number | undefined;
-  if (query.before) {
-    const [anchor] = await deps.db
-      .select({ pos: messages.pos })
-      .from(messages)
-      .where(and(eq(messages.id, query.before), eq(messages.conversationId, conversationId)));
-    if (!anchor)
-      throw new CoreError("not_found", `No message ${query.before} in this conversation`);
-    beforePos = anchor.pos;
-  }
-  const rows = await deps.db
-    .select({ message: messages, senderNum: users.num })
-    .from(messages)
-    .innerJoin(users, eq(users.id, messages.senderId))
-    .where(
-      and(
-        eq(messages.conversationId, conversationId),
-        beforePos === undefined ? undefined : lt(messages.pos, beforePos),
-      ),
-    )
-    .orderBy(desc(messages.pos))
-    .limit(query.limit + 1);
+  const limit = query.limit + 1; // one more than the page, to know there are more
+  const rows = query.before
+    ? await pageBefore(deps.db).execute({
+        conversationId,
+        beforePos: await positionOf(deps, conversationId, query.before),
+        limit,
+      })
+    : await newestPage(deps.db).execute({ conversationId, limit });
   const page = rows.slice(0, query.limit).reverse();
   return {
     rows: page,
@@ -59,3 +46,34 @@ export async function readMessagePage(
     hasMore: rows.length > query.limit,
   };
 }
+
+const conversationIs = eq(messages.conversationId, sql.placeholder("conversationId"));
+
+async function positionOf(deps: CoreDeps, conversationId: string, id: string): Promise<number> {
+  const [anchor] = await messagePosition(deps.db).execute({ conversationId, id });
+  if (!anchor) throw new CoreError("not_found", `No message ${id} in this conversation`);
+  return anchor.pos;
+}
+
+const messagePosition = preparedQuery((db) =>
+  db
+    .select({ pos: messages.pos })
+    .from(messages)
+    .where(and(eq(messages.id, sql.placeholder("id")), conversationIs))
+    .prepare("message_position"),
+);
+
+/** Newest first. */
+const pageWhere = (db: Db, before: SQL | undefined) =>
+  db
+    .select({ message: messages, senderNum: users.num })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.senderId))
+    .where(and(conversationIs, before))
+    .orderBy(desc(messages.pos))
+    .limit(sql.placeholder("limit"));
+
+const newestPage = preparedQuery((db) => pageWhere(db, undefined).prepare("message_page"));
+const pageBefore = preparedQuery((db) =>
+  pageWhere(db, lt(messages.pos, sql.placeholder("beforePos"))).prepare("message_page_before"),
+);
