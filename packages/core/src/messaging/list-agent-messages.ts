@@ -64,7 +64,7 @@ const messagePosition = preparedQuery((db) =>
 );
 
 /** Newest first. */
-const pageWhere = (db: Db, before: SQL | undefined) =>
+const newestFirst = (db: Db, before: SQL | undefined) =>
   db
     .select({ message: messages, senderNum: users.num })
     .from(messages)
@@ -73,7 +73,7 @@ const pageWhere = (db: Db, before: SQL | undefined) =>
     .orderBy(desc(messages.pos))
     .limit(sql.placeholder("limit"));
 
-const newestPage = preparedQuery((db) => pageWhere(db, undefined).prepare("message_page"));
+const newestPage = preparedQuery((db) => newestFirst(db, undefined).prepare("message_page"));
 const pageBefore = preparedQuery((db) =>
-  pageWhere(db, lt(messages.pos, sql.placeholder("beforePos"))).prepare("message_page_before"),
+  newestFirst(db, lt(messages.pos, sql.placeholder("beforePos"))).prepare("message_page_before"),
 );
