@@ -19,15 +19,21 @@ export const raisedLimits = {
   LONGPOLL_MAX_PARKED: "1000",
 };
 
-/** The service started the way `npm start` starts it (web + worker), with raised limits. */
+/**
+ * The service started the way `npm start` starts it (web + worker), with raised limits.
+ * BENCH_CPU_PROF_DIR=dir: both processes write a V8 CPU profile there when they stop.
+ */
 export async function startBenchService(databaseUrl: string) {
   ensureWebBuild((line) => console.error(line));
   const port = await freePort();
+  // biome-ignore lint/style/noProcessEnv: a benchmark switch, not service configuration.
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
   return startService({
     databaseUrl,
     port,
     wsPort: await freePort(),
     env: { ...raisedLimits, LOG_LEVEL: "warn" },
+    ...(profileDir && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] }),
     output: "ignore",
   });
 }

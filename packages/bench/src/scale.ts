@@ -27,6 +27,7 @@ const LARGE_EVENTS = quick ? 1_000_000 : 10_000_000;
 const LARGE_MESSAGES = quick ? 100_000 : 1_000_000;
 const CHUNK = 1_000_000;
 const SAMPLES = 300;
+const ROUNDS = 5;
 
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
@@ -62,20 +63,31 @@ async function seedTo(
       from generate_series(${messages + 1}::int, ${to}::int) g`;
     messages = to;
   }
-  await deps.sql`analyze events`;
-  await deps.sql`analyze messages`;
+  // Vacuumed too, as a table that has lived a while is: otherwise the autovacuum that 10 M new
+  // rows set off runs during the measurement, on the same two cores.
+  await deps.sql`vacuum analyze events`;
+  await deps.sql`vacuum analyze messages`;
+  await deps.sql`checkpoint`; // the seeding's writes flushed now, not while measuring
 }
 
+/**
+ * The p50 of a read, as the lowest of ROUNDS rounds' p50s: on a shared 2-core machine a busy
+ * moment (a checkpoint, the other tenant) moves one round, not all of them.
+ */
 async function p50(run: () => Promise<unknown>): Promise<number> {
   for (let i = 0; i < 30; i++) await run();
-  const spans: number[] = [];
-  for (let i = 0; i < SAMPLES; i++) {
-    const started = performance.now();
-    await run();
-    spans.push(performance.now() - started);
+  const rounds: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const spans: number[] = [];
+    for (let i = 0; i < SAMPLES / ROUNDS; i++) {
+      const started = performance.now();
+      await run();
+      spans.push(performance.now() - started);
+    }
+    spans.sort((a, b) => a - b);
+    rounds.push(spans[Math.floor(spans.length / 2)] as number);
   }
-  spans.sort((a, b) => a - b);
-  return spans[Math.floor(spans.length / 2)] as number;
+  return Math.min(...rounds);
 }
 
 try {
@@ -117,7 +129,7 @@ try {
   const fmt = (n: number) => n.toLocaleString();
   console.log(
     [
-      `Scale: events ${fmt(SMALL)} → ${fmt(LARGE_EVENTS)}, messages ${fmt(SMALL)} → ${fmt(LARGE_MESSAGES)} (seeded in ${seededSeconds} s), p50 of ${SAMPLES} calls`,
+      `Scale: events ${fmt(SMALL)} → ${fmt(LARGE_EVENTS)}, messages ${fmt(SMALL)} → ${fmt(LARGE_MESSAGES)} (seeded in ${seededSeconds} s), p50 of ${SAMPLES} calls (the best of ${ROUNDS} rounds)`,
       "",
       "| read | small ms | large ms | large / small |",
       "|---|---|---|---|",

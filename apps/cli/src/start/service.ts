@@ -15,6 +15,8 @@ export interface ServiceOptions {
   output?: "inherit" | "ignore" | number;
   /** Where restarts are reported (default: stderr). */
   log?: (line: string) => void;
+  /** Node flags for both processes (benchmarks pass `--cpu-prof` here). */
+  nodeArgs?: string[];
 }
 
 export interface RunningService {
@@ -47,12 +49,14 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     ...(!process.env.NEXTAUTH_URL && { AUTH_TRUST_HOST: "true" }),
   };
   const output = options.output ?? "inherit";
+  const nodeArgs = options.nodeArgs ?? [];
   const log = options.log ?? ((line: string) => console.error(line));
   const children = {
     web: supervise("web", log, () =>
       spawn(
         process.execPath,
         [
+          ...nodeArgs,
           // Requests no route can answer still get the envelope (apps/web/http-edge.mjs).
           "--import",
           path.join(repoRoot, "apps/web/http-edge.mjs"),
@@ -69,11 +73,15 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
       ),
     ),
     worker: supervise("worker", log, () =>
-      spawn(process.execPath, ["--import", "tsx", path.join(repoRoot, "apps/worker/src/main.ts")], {
-        cwd: repoRoot,
-        env,
-        stdio: ["ignore", output, output],
-      }),
+      spawn(
+        process.execPath,
+        [...nodeArgs, "--import", "tsx", path.join(repoRoot, "apps/worker/src/main.ts")],
+        {
+          cwd: repoRoot,
+          env,
+          stdio: ["ignore", output, output],
+        },
+      ),
     ),
   };
   const stop = async () => {
