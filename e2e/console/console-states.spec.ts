@@ -8,7 +8,7 @@ import {
 } from "@switchboard/core";
 import { deps, newAgent } from "../support/fixtures";
 import { expect, type Page, test } from "../support/test";
-import { signUp, uniqueEmail } from "./sign-up";
+import { dropSession, signUp, uniqueEmail } from "./sign-up";
 
 /** The person's number, as the console shows it. */
 const myNum = async (page: Page) =>
@@ -166,7 +166,7 @@ test("sign-up says what to do when the email is taken; a person lands on Chats",
   const email = uniqueEmail("taken");
   await signUp(page, "First Comer", email);
   await expect(page).toHaveURL(/\/chats$/);
-  await context.clearCookies();
+  await dropSession(page, context);
   await page.goto("/signup");
   await page.getByTestId("signup-name").fill("Second Comer");
   await page.getByTestId("signup-email").fill(email);

@@ -1,5 +1,5 @@
 import { expect, test } from "../support/test";
-import { signUp, uniqueEmail } from "./sign-up";
+import { dropSession, signUp, uniqueEmail } from "./sign-up";
 
 test("sign up, create an agent, mint a token, call the API with it; pause and resume", async ({
   page,
@@ -151,8 +151,7 @@ test("console pages send signed-out visitors to sign in, and sign-in brings them
 
 test("sign-in goes back only to a page of this site", async ({ page, context }) => {
   const { email, password } = await signUp(page, "Otto Offsite");
-  await page.goto("about:blank");
-  await context.clearCookies();
+  await dropSession(page, context);
   for (const target of ["https://evil.example/phish", "//evil.example/x", "/\\evil.example"]) {
     await page.goto(`/signin?callbackUrl=${encodeURIComponent(target)}`);
     await page.getByTestId("signin-email").fill(email);
@@ -160,9 +159,7 @@ test("sign-in goes back only to a page of this site", async ({ page, context }) 
     await page.getByTestId("signin-submit").click();
     // A person who owns no agent lands on Chats, never on the other site.
     await expect(page).toHaveURL(/\/chats$/);
-    // Leave the console first: a signed-out console page would itself go to sign in.
-    await page.goto("about:blank");
-    await context.clearCookies();
+    await dropSession(page, context);
   }
   await page.goto(`/signin?callbackUrl=${encodeURIComponent("/records/events")}`);
   await page.getByTestId("signin-email").fill(email);

@@ -1,4 +1,4 @@
-import { expect, type Page } from "@playwright/test";
+import { type BrowserContext, expect, type Page } from "@playwright/test";
 
 /** A fresh address per call, so tests never share an account. */
 export function uniqueEmail(prefix: string): string {
@@ -16,6 +16,15 @@ export async function signUp(page: Page, name: string, email = uniqueEmail("pers
   await expect(page).toHaveURL(/\/chats$/);
   await expect(page.getByTestId("whoami")).toContainText(name);
   return { email, password };
+}
+
+/**
+ * Signs out by dropping the session cookie, having left the console first: a console page that
+ * finds its session gone goes to sign in by itself, which would abort the test's next `goto`.
+ */
+export async function dropSession(page: Page, context: BrowserContext) {
+  await page.goto("about:blank");
+  await context.clearCookies();
 }
 
 /** The signed-in person's number, as the console shows it. */

@@ -1,12 +1,12 @@
 import { expect, test } from "../support/test";
-import { signUp } from "./sign-up";
+import { dropSession, signUp } from "./sign-up";
 
 test("sign-in attempts per email are limited; the page says when to try again", async ({
   page,
   context,
 }) => {
   const { email, password } = await signUp(page, "Gus Guesser");
-  await context.clearCookies();
+  await dropSession(page, context);
   await page.goto("/signin");
   await page.getByTestId("signin-email").fill(email);
   // 10 attempts per email per 15-minute window (counted exactly in core's tests); the sign-up
