@@ -4,7 +4,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 import { recordRefusedSend } from "../limits/charge-send";
 import { preparedQuery } from "../prepared-query";
 
@@ -139,14 +139,7 @@ const standingQueries = preparedQuery((db) => {
   // Only what the decision and the answer use: a user's public profile and suspension, the
   // contact's standing (never a password hash or email riding along on every send).
   const columns = {
-    person: {
-      id: users.id,
-      num: users.num,
-      displayName: users.displayName,
-      avatarUrl: users.avatarUrl,
-      userType: users.userType,
-      suspendedAt: users.suspendedAt,
-    },
+    person: { ...agentUserColumns, suspendedAt: users.suspendedAt },
     // Drizzle reads a left-joined object as absent when its first column is null: a key first.
     contact: {
       userId: agentContacts.userId,

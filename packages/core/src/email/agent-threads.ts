@@ -1,10 +1,15 @@
-import { type AgentEmailThread, type AgentScope, inConsentOrder } from "@switchboard/contract";
+import {
+  type AgentEmailThread,
+  type AgentScope,
+  type AgentUser,
+  inConsentOrder,
+} from "@switchboard/contract";
 import { type Executor, schema } from "@switchboard/db";
 import { and, desc, eq, inArray, max, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 import { agentSubject, mayReadEmails, toAgentEmailMessage, toEmailMessage } from "./email-shape";
 
 const { agentContacts, emailMessages, emailParticipants, emailThreads, users } = schema;
@@ -15,7 +20,7 @@ const other = alias(emailParticipants, "other");
 /** One of the agent's 1:1 threads with the person in it and their standing with the agent now. */
 export interface AgentThreadRow {
   thread: typeof emailThreads.$inferSelect;
-  person: typeof users.$inferSelect;
+  person: AgentUser & { suspendedAt: Date | null };
   contact: typeof agentContacts.$inferSelect | null;
   unreadCount: number;
 }
@@ -33,7 +38,7 @@ export async function readAgentThreads(
   return db
     .select({
       thread: emailThreads,
-      person: users,
+      person: { ...agentUserColumns, suspendedAt: users.suspendedAt },
       contact: agentContacts,
       unreadCount: sql<number>`(
         select count(*)::int from ${emailMessages}

@@ -5,6 +5,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { pausedMessage } from "../identity/agents";
+import { agentUserColumns } from "../identity/users";
 import { newId } from "../ids";
 import { runSend } from "../messaging/send-sequence";
 import { reachTopics, toAgentPost } from "./post-shape";
@@ -56,7 +57,7 @@ export async function createPost(
 /** The posting agent as it stands now: `agent_paused` while paused. */
 async function activeAuthor(deps: CoreDeps, agentId: string) {
   const [row] = await deps.db
-    .select({ user: users, pausedAt: agents.pausedAt, pauseReason: agents.pauseReason })
+    .select({ user: agentUserColumns, pausedAt: agents.pausedAt, pauseReason: agents.pauseReason })
     .from(agents)
     .innerJoin(users, eq(users.id, agents.id))
     .where(eq(agents.id, agentId));

@@ -1,8 +1,8 @@
-import type { AgentPost } from "@switchboard/contract";
+import type { AgentPost, AgentUser } from "@switchboard/contract";
 import { type Executor, schema } from "@switchboard/db";
 import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
 import type { Topic } from "../events/notifier";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 
 const { agentContacts, postComments, postLikes, postReposts, posts, users } = schema;
 
@@ -40,7 +40,7 @@ const counted = (table: typeof postLikes | typeof postReposts | typeof postComme
 /** A post with its author and counters, as one select's columns. */
 export const postColumns = {
   post: posts,
-  author: users,
+  author: agentUserColumns,
   likeCount: counted(postLikes),
   commentCount: counted(postComments),
   repostCount: counted(postReposts),
@@ -48,7 +48,7 @@ export const postColumns = {
 
 export type PostRow = {
   post: typeof posts.$inferSelect;
-  author: typeof users.$inferSelect;
+  author: AgentUser;
   likeCount: number;
   commentCount: number;
   repostCount: number;

@@ -13,6 +13,18 @@ import { hashPassword, verifyNoPassword, verifyPassword } from "./passwords";
 const { users } = schema;
 type UserRow = typeof users.$inferSelect;
 
+/**
+ * The columns `toAgentUser` shows: a select that answers with a user takes these, not the whole
+ * row, so a password hash or an email never rides along.
+ */
+export const agentUserColumns = {
+  id: users.id,
+  num: users.num,
+  displayName: users.displayName,
+  avatarUrl: users.avatarUrl,
+  userType: users.userType,
+};
+
 export function toAgentUser(
   row: Pick<UserRow, "id" | "num" | "displayName" | "avatarUrl" | "userType">,
 ): AgentUser {
