@@ -2,23 +2,24 @@ import { z } from "zod";
 import { ApiErrorBody } from "./errors";
 import { AgentEvent } from "./events";
 import { AgentMessage } from "./messages";
+import { StorableText } from "./unstorable-text";
 
 /** Frames of the real-time stream (`{ws_url}/ws/agent/v1/stream`); `type` names the frame. */
 
-export const StreamId = z.string().min(1).max(64);
+export const StreamId = StorableText.min(1).max(64);
 
 export const ClientPingFrame = z.strictObject({ type: z.literal("ping") });
 export const ClientTypingFrame = z.strictObject({
   type: z.literal("typing"),
-  conversationId: z.string().min(1),
+  conversationId: StorableText.min(1),
   typing: z.boolean(),
 });
 export const ClientReplyStartFrame = z
   .strictObject({
     type: z.literal("reply.start"),
     streamId: StreamId,
-    conversationId: z.string().min(1).optional(),
-    to: z.string().min(1).optional(),
+    conversationId: StorableText.min(1).optional(),
+    to: StorableText.min(1).optional(),
   })
   .refine((f) => (f.conversationId === undefined) !== (f.to === undefined), {
     message: "give exactly one of conversationId or to",
@@ -26,7 +27,7 @@ export const ClientReplyStartFrame = z
 export const ClientReplyDeltaFrame = z.strictObject({
   type: z.literal("reply.delta"),
   streamId: StreamId,
-  text: z.string().min(1),
+  text: StorableText.min(1),
 });
 export const ClientReplyEndFrame = z.strictObject({
   type: z.literal("reply.end"),

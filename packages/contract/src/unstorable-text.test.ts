@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { findUnstorableText } from "./unstorable-text";
+import { ClientReplyDeltaFrame, ClientReplyStartFrame, ClientTypingFrame } from "./stream";
+import { findUnstorableText, StorableText } from "./unstorable-text";
 
 describe("findUnstorableText", () => {
   it("finds NUL and lone surrogates at any depth, keys included, with zod-style paths", () => {
@@ -31,5 +32,32 @@ describe("findUnstorableText", () => {
     for (let i = 0; i < 200_000; i++) deep = [deep];
     expect(findUnstorableText(deep)).toHaveLength(1);
     expect(findUnstorableText(Array(100).fill("\u0000"))).toHaveLength(20);
+  });
+});
+
+describe("StorableText", () => {
+  it("is the same rule as a zod string, so frames and CLI input refuse what bodies refuse", () => {
+    for (const text of ["a\u0000b", "\uD800", "x\uDFFF"]) {
+      const issues = StorableText.safeParse(text).error?.issues.map((i) => i.message);
+      expect(issues).toEqual(findUnstorableText(text).map((i) => i.message));
+    }
+    expect(StorableText.safeParse("fine 😀").success).toBe(true);
+  });
+
+  it("guards every text field of the stream's client frames", () => {
+    const paths = (result: { error?: { issues: { path: PropertyKey[] }[] } }) =>
+      result.error?.issues.map((i) => i.path.join("."));
+    expect(
+      paths(ClientTypingFrame.safeParse({ type: "typing", conversationId: "c\0", typing: true })),
+    ).toEqual(["conversationId"]);
+    expect(
+      paths(ClientReplyStartFrame.safeParse({ type: "reply.start", streamId: "\uD800", to: "1" })),
+    ).toEqual(["streamId"]);
+    expect(
+      paths(ClientReplyStartFrame.safeParse({ type: "reply.start", streamId: "s", to: "1\0" })),
+    ).toEqual(["to"]);
+    expect(
+      paths(ClientReplyDeltaFrame.safeParse({ type: "reply.delta", streamId: "s", text: "a\0" })),
+    ).toEqual(["text"]);
   });
 });

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { ErrorIssue } from "./errors";
 
 const NUL = /\u0000/;
@@ -9,6 +10,16 @@ export function unstorableTextReason(text: string): string | null {
   if (LONE_SURROGATE.test(text)) return "must not contain unpaired UTF-16 surrogates";
   return null;
 }
+
+/**
+ * Text Postgres can store: the one "storable text" rule as a zod string, for every entry point
+ * (REST and tRPC bodies are walked whole with `findUnstorableText`, which applies the same
+ * reasons; WebSocket frames and CLI input use this schema).
+ */
+export const StorableText = z.string().superRefine((text, ctx) => {
+  const reason = unstorableTextReason(text);
+  if (reason) ctx.addIssue({ code: "custom", message: reason });
+});
 
 interface Place {
   parent: Place | null;

@@ -12,6 +12,8 @@ import {
   authenticateAgent,
   type CoreDeps,
   CoreError,
+  checkOpenReply,
+  controlTopic,
   type Lease,
   latestSeq,
   log,
@@ -19,7 +21,7 @@ import {
   type OpenReply,
   readEvents,
 } from "@switchboard/core";
-import { describeError } from "@switchboard/db";
+import { describeError, isDatabaseUnavailable } from "@switchboard/db";
 import type { WebSocket } from "ws";
 import type { FrameContext, FrameHandler } from "./frame-context";
 import { endReply, frameHandlers } from "./frames";
@@ -42,6 +44,13 @@ export interface ConnectionOptions {
  * the client has read them, so a slow reader costs a bounded buffer, not the whole log; one that
  * does not read at all cannot answer the heartbeat's ping either and is dropped. Each heartbeat
  * and client `ping` also re-reads the log, so a lost wake-up delays events by a beat at most.
+ * Every other frame the server sends is bounded too: past twice that buffer the client is not
+ * reading what it asks for, and it is dropped at once. Past the frame rate limit the client is
+ * answered once, then ignored, then closed.
+ *
+ * Owner control: a NOTIFY on the agent's control topic (pause, suspension, revoke, a person's
+ * block or removal) re-checks at once: the stream closes with 1008 and the code, or the open
+ * replies to a person who no longer accepts them end with that person's refusal.
  */
 export class StreamConnection implements FrameContext {
   private cursor = 0;
@@ -51,6 +60,8 @@ export class StreamConnection implements FrameContext {
   private closed = false;
   private alive = true;
   private frames = { windowStart: 0, count: 0 };
+  private rechecking: Promise<void> | null = null;
+  private recheckAgain = false;
   readonly replies: OpenReplies;
   private readonly cleanups: (() => void | Promise<void>)[] = [];
   /** Client frames are handled one at a time, in the order they arrived. */
@@ -87,6 +98,11 @@ export class StreamConnection implements FrameContext {
       ready = resolve;
     });
     this.ws.on("message", (data, isBinary) => {
+      if (this.closed) return;
+      this.framesIn += 1;
+      metrics.streamFrames.inc({ direction: "in" });
+      // Counted as it arrives, so a flood is refused before anything queues for it.
+      if (!this.countFrame()) return;
       this.inbox = this.inbox.then(() => this.receive(data.toString(), isBinary));
     });
     this.ws.on("pong", () => {
@@ -100,6 +116,9 @@ export class StreamConnection implements FrameContext {
       this.pump(),
     );
     this.cleanups.push(unsubscribe);
+    this.cleanups.push(
+      await this.deps.notifier.subscribe(controlTopic(this.agentId), () => this.recheck()),
+    );
     const seq = await latestSeq(this.deps, this.agentId);
     this.cursor = this.options.afterSeq ?? seq;
     this.send({ type: "hello", seq });
@@ -133,6 +152,17 @@ export class StreamConnection implements FrameContext {
 
   send(frame: ServerFrame): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+    // The pump keeps events within one buffer; answers get a second. A client past that is not
+    // reading what it asks for: dropped now rather than queued for.
+    if (this.ws.bufferedAmount > 2 * this.deps.config.STREAM_SEND_BUFFER_BYTES) {
+      log.warn(
+        { agentId: this.agentId, connectionId: this.connectionId },
+        "stream reader too slow",
+      );
+      this.ws.terminate();
+      void this.dispose();
+      return;
+    }
     this.ws.send(JSON.stringify(frame));
     metrics.streamFrames.inc({ direction: "out" });
     if (frame.type === "error") metrics.refusals.inc({ code: frame.error.code });
@@ -163,10 +193,48 @@ export class StreamConnection implements FrameContext {
     }
   }
 
+  /** Closes with `code` and `reason`; a client that does not answer the close within 1 s is cut. */
   close(code: number, reason: string): void {
     if (this.closed) return;
     this.ws.close(code, reason);
+    setTimeout(() => {
+      if (this.ws.readyState !== this.ws.CLOSED) this.ws.terminate();
+    }, 1000).unref();
     void this.dispose();
+  }
+
+  /**
+   * The agent's standing changed (control topic): re-authorize (closing with 1008 and the code
+   * when it may no longer stream), then re-check every open reply's person; a reply they no
+   * longer accept ends unstored with their refusal. Wake-ups during a run make it run once more.
+   */
+  private recheck(): void {
+    if (this.closed) return;
+    if (this.rechecking) {
+      this.recheckAgain = true;
+      return;
+    }
+    this.rechecking = (async () => {
+      do {
+        this.recheckAgain = false;
+        if (!(await this.reauthorize())) return;
+        for (const [streamId, reply] of this.replies.entries()) {
+          try {
+            await checkOpenReply(this.deps, this.agentId, reply);
+          } catch (error) {
+            if (!(error instanceof CoreError)) throw error;
+            this.replies.delete(streamId, reply);
+            this.sendError(error.code, error.message, { streamId, ...error.details });
+          }
+        }
+      } while (this.recheckAgain && !this.closed);
+    })()
+      .catch((error) =>
+        log.error({ agentId: this.agentId, err: describeError(error) }, "stream recheck failed"),
+      )
+      .finally(() => {
+        this.rechecking = null;
+      });
   }
 
   /**
@@ -221,9 +289,7 @@ export class StreamConnection implements FrameContext {
   }
 
   private async receive(text: string, isBinary: boolean): Promise<void> {
-    this.framesIn += 1;
-    metrics.streamFrames.inc({ direction: "in" });
-    if (!this.countFrame()) return;
+    if (this.closed) return;
     let json: unknown;
     try {
       if (isBinary) throw new Error("binary frames are not accepted");
@@ -234,7 +300,11 @@ export class StreamConnection implements FrameContext {
     }
     const type = (json as { type?: unknown })?.type;
     if (typeof type !== "string" || !Object.hasOwn(clientFrameSchemas, type)) {
-      this.sendError("validation_error", `Unknown frame type ${JSON.stringify(type ?? null)}`);
+      const named = JSON.stringify(type ?? null);
+      this.sendError(
+        "validation_error",
+        `Unknown frame type ${named.length > 70 ? `${named.slice(0, 64)}…` : named}`,
+      );
       return;
     }
     const parsed = clientFrameSchemas[type as ClientFrameType].safeParse(json);
@@ -252,6 +322,10 @@ export class StreamConnection implements FrameContext {
       const streamId = "streamId" in frame ? frame.streamId : undefined;
       if (error instanceof CoreError)
         this.sendError(error.code, error.message, { streamId, ...error.details });
+      else if (isDatabaseUnavailable(error))
+        this.sendError("unavailable", "The service is briefly unavailable; retry shortly", {
+          streamId,
+        });
       else {
         log.error(
           { agentId: this.agentId, frame: frame.type, err: describeError(error) },
@@ -274,22 +348,32 @@ export class StreamConnection implements FrameContext {
     );
   }
 
-  /** At most STREAM_FRAMES_PER_MIN client frames per minute on this connection. */
+  /**
+   * At most STREAM_FRAMES_PER_MIN client frames per minute on this connection. The first frame
+   * past it is answered `rate_limited`, later ones are dropped unanswered (no answer per frame
+   * to pile up), and a client that sends as many again in the same minute is closed with 1008.
+   */
   private countFrame(): boolean {
     const windowStart = Math.floor(Date.now() / 60_000) * 60_000;
     if (windowStart !== this.frames.windowStart) this.frames = { windowStart, count: 0 };
     this.frames.count += 1;
     const max = this.deps.config.STREAM_FRAMES_PER_MIN;
     if (this.frames.count <= max) return true;
+    // After the answers to the frames before, in order, like the one rate_limited answer.
+    if (this.frames.count === 2 * max + 1)
+      this.inbox = this.inbox.then(() => this.close(1008, "rate_limited"));
+    if (this.frames.count !== max + 1) return false;
     const retry = Math.ceil((windowStart + 60_000 - Date.now()) / 1000);
-    this.send({
-      type: "error",
-      error: {
-        code: "rate_limited",
-        message: `At most ${max} frames per minute per connection`,
-        retryAfterSeconds: retry,
-      },
-    });
+    this.inbox = this.inbox.then(() =>
+      this.send({
+        type: "error",
+        error: {
+          code: "rate_limited",
+          message: `At most ${max} frames per minute per connection`,
+          retryAfterSeconds: retry,
+        },
+      }),
+    );
     return false;
   }
 

@@ -1,6 +1,13 @@
-import { type ClientFrameType, clientFrameSchemas, ServerFrame } from "@switchboard/contract";
-import { addContact, createUser } from "@switchboard/core";
+import {
+  type ClientFrameType,
+  clientFrameSchemas,
+  findUnstorableText,
+  ServerFrame,
+} from "@switchboard/contract";
+import { addContact, createUser, listPersonMessages } from "@switchboard/core";
 import { appendEvents, createTestDeps, taggedEvent } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
+import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { closeServers, connect, newStreamAgent, startWorker } from "./test-client";
@@ -10,7 +17,9 @@ import { closeServers, connect, newStreamAgent, startWorker } from "./test-clien
  * arbitrary JSON, deep nesting, NUL and lone surrogates, text that is not JSON, binary frames and
  * text frames that are not UTF-8. Each one is answered, in order, by error frames with a known
  * code (never `internal_error`) or by closing with a code the WebSocket protocol gives it; the
- * worker never falls over, and a fresh connection streams normally afterwards. FUZZ_RUNS sets
+ * worker never falls over, and a fresh connection streams normally afterwards. Every text field
+ * of every frame is also tried with NUL and lone surrogates: refused as `validation_error`, and
+ * nothing from such a frame is stored (no message, no open reply). FUZZ_RUNS sets
  * the number of frames (`npm run fuzz` runs many); a failure prints the seed (FUZZ_SEED replays).
  */
 
@@ -24,15 +33,28 @@ let worker: Awaited<ReturnType<typeof startWorker>>;
 let token = "";
 let agentId = "";
 let conversationId = "";
+let personId = "";
 
 beforeAll(async () => {
   t = await createTestDeps({
-    env: { STREAM_FRAMES_PER_MIN: "100000", STREAM_MAX_CONNECTIONS: "100000" },
+    env: {
+      STREAM_FRAMES_PER_MIN: "100000",
+      STREAM_MAX_CONNECTIONS: "100000",
+      // Every property run starts a reply to the same person.
+      LIMIT_MESSAGES_PER_MIN: "100000",
+      LIMIT_PER_RECIPIENT_PER_MIN: "100000",
+      LIMIT_DAILY_MESSAGES: "100000",
+    },
   });
   worker = await startWorker(t.deps);
   ({ token, agentId } = await newStreamAgent(t.deps));
+  await t.deps.db
+    .update(schema.agents)
+    .set({ requestedScopes: ["messages:write"] })
+    .where(eq(schema.agents.id, agentId));
   const person = await createUser(t.deps, { displayName: "Pat" });
-  ({ conversationId } = await addContact(t.deps, person.id, agentId, []));
+  personId = person.id;
+  ({ conversationId } = await addContact(t.deps, person.id, agentId, ["messages:write"]));
 });
 afterAll(async () => {
   await closeServers();
@@ -99,6 +121,62 @@ const sent: fc.Arbitrary<Sent> = fc.oneof(
   fc.constant({ bytes: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), binary: false }), // not UTF-8
 );
 
+/** What is stored in the person's conversation: messages and open replies. */
+async function stored() {
+  const page = await listPersonMessages(t.deps, personId, conversationId);
+  return { messages: page.messages.length, open: page.openReplies.length };
+}
+
+const odd = fc.constantFrom("\u0000", "a\u0000b", "\ud800", "x\udfff", "\udc00y", "ok\ud83d");
+/** Each client frame with one of its text fields made odd; the others valid. */
+const oddFrame = fc.oneof(
+  odd.map((v) => ({
+    frame: { type: "typing", conversationId: v, typing: true },
+    path: "conversationId",
+  })),
+  odd.map((v) => ({
+    frame: { type: "reply.start", streamId: v, conversationId },
+    path: "streamId",
+  })),
+  odd.map((v) => ({
+    frame: { type: "reply.start", streamId: "s", conversationId: v },
+    path: "conversationId",
+  })),
+  odd.map((v) => ({ frame: { type: "reply.start", streamId: "s", to: v }, path: "to" })),
+  odd.map((v) => ({ frame: { type: "reply.delta", streamId: "open", text: v }, path: "text" })),
+  odd.map((v) => ({ frame: { type: "reply.delta", streamId: v, text: "t" }, path: "streamId" })),
+  odd.map((v) => ({ frame: { type: "reply.end", streamId: v }, path: "streamId" })),
+  odd.map((v) => ({ frame: { type: "reply.abort", streamId: v }, path: "streamId" })),
+);
+
+it("refuses NUL and lone surrogates in every text field as validation_error, storing nothing", async () => {
+  const before = await stored();
+  await fc.assert(
+    fc.asyncProperty(oddFrame, async ({ frame, path }) => {
+      const client = connect(`${worker.url}?token=${token}`);
+      await client.opened;
+      await client.until(1); // hello
+      // A reply open on the connection, so a delta has something to (fail to) add to.
+      client.send({ type: "reply.start", streamId: "open", conversationId });
+      await client.until(2);
+      expect(client.frames[1]).toMatchObject({ type: "reply.started" });
+      client.send(frame);
+      await client.until(3);
+      expect(client.frames[2]).toMatchObject({
+        type: "error",
+        error: { code: "validation_error", issues: [{ path }] },
+      });
+      // The open reply was not touched, and ends unstored with its connection.
+      const open = await listPersonMessages(t.deps, personId, conversationId);
+      expect(open.openReplies.map((r) => r.text)).toEqual([""]);
+      client.ws.close();
+      await client.closed;
+      await expect.poll(stored).toEqual(before);
+    }),
+    { numRuns: Math.min(numRuns, 30), seed, endOnFailure: false },
+  );
+}, 300_000);
+
 it("answers every fuzzed frame with known error codes or a protocol close, and keeps streaming", async () => {
   await fc.assert(
     fc.asyncProperty(sent, async (frame) => {
@@ -123,6 +201,9 @@ it("answers every fuzzed frame with known error codes or a protocol close, and k
       for (const answer of answers) {
         const parsed = ServerFrame.parse(answer);
         if (parsed.type === "error") expect(parsed.error.code).not.toBe("internal_error");
+        // A frame carrying text Postgres cannot store never gets past validation.
+        if (parsed.type === "reply.started" && "text" in frame)
+          expect(findUnstorableText(JSON.parse(frame.text))).toEqual([]);
       }
       if (outcome)
         expect(ALLOWED_CLOSES.has(outcome.code), `closed ${outcome.code} ${outcome.reason}`).toBe(
@@ -132,6 +213,9 @@ it("answers every fuzzed frame with known error codes or a protocol close, and k
     }),
     { numRuns, seed, endOnFailure: false },
   );
+
+  // Nothing a fuzzed frame started outlives its connection, and nothing was stored.
+  await expect.poll(stored, { timeout: 10_000 }).toEqual({ messages: 0, open: 0 });
 
   // Afterwards the worker streams as before.
   const client = connect(`${worker.url}?token=${token}`);

@@ -9,6 +9,8 @@ import { CoreError } from "@switchboard/core";
 export class OpenReplies {
   private readonly open = new Map<string, { reply: OpenReply; idle: NodeJS.Timeout }>();
   private deltas = { windowStart: 0, count: 0 };
+  /** Set once the connection is gone: a reply started after that is not taken. */
+  private closed = false;
 
   constructor(
     private readonly config: Pick<Config, "STREAM_REPLY_IDLE_S" | "STREAM_DELTAS_PER_SEC">,
@@ -23,8 +25,16 @@ export class OpenReplies {
     return this.open.has(streamId);
   }
 
-  add(streamId: string, reply: OpenReply): void {
+  /** Takes a started reply; false once the connection is gone (the caller must abort it). */
+  add(streamId: string, reply: OpenReply): boolean {
+    if (this.closed) return false;
     this.open.set(streamId, { reply, idle: this.idleTimer(streamId, reply) });
+    return true;
+  }
+
+  /** Every open reply by its streamId, as they are now. */
+  entries(): [string, OpenReply][] {
+    return [...this.open].map(([streamId, { reply }]) => [streamId, reply]);
   }
 
   /** The open reply named `streamId`; `not_found` when there is none. */
@@ -42,14 +52,17 @@ export class OpenReplies {
     open.idle = this.idleTimer(streamId, open.reply);
   }
 
-  delete(streamId: string): void {
+  /** Forgets the reply named `streamId` (only if it is still `reply`, when given). */
+  delete(streamId: string, reply?: OpenReply): void {
     const open = this.open.get(streamId);
-    if (open) clearTimeout(open.idle);
+    if (!open || (reply && open.reply !== reply)) return;
+    clearTimeout(open.idle);
     this.open.delete(streamId);
   }
 
-  /** Forgets every open reply (the connection is gone), answering them. */
+  /** Forgets every open reply (the connection is gone), answering them; takes no more. */
   clear(): OpenReply[] {
+    this.closed = true;
     const replies = [...this.open.keys()].map((streamId) => {
       const { reply } = this.open.get(streamId) as { reply: OpenReply };
       this.delete(streamId);

@@ -1,6 +1,7 @@
 import {
   addContact,
   blockAgent,
+  cleanupExpired,
   createAgent,
   createUser,
   listAgentMessages,
@@ -10,6 +11,7 @@ import {
   removeContact,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeServers, connect, startWorker } from "./test-client";
 
@@ -188,7 +190,7 @@ describe("streamed replies", () => {
     expect(await other.client.closed).toEqual({ code: 1008, reason: "agent_paused" });
   });
 
-  it("re-reads the person's standing on every delta: a block or removal ends the reply unstored", async () => {
+  it("a block or removal ends the open reply at once (no frame needed), unstored; the stream stays", async () => {
     const cases = [
       { code: "blocked", act: blockAgent },
       { code: "not_a_contact", act: removeContact },
@@ -199,13 +201,60 @@ describe("streamed replies", () => {
       await next("reply.started");
       client.send({ type: "reply.delta", streamId: "j", text: "before " });
       await expect.poll(() => partial(person.id, conversationId)).toEqual(["before "]);
+      const acted = performance.now();
       await act(t.deps, person.id, agent.id);
-      client.send({ type: "reply.delta", streamId: "j", text: "after" });
+      // Through the control NOTIFY, not at the next delta or heartbeat.
       expect(await next("error")).toMatchObject({ streamId: "j", error: { code } });
+      expect(performance.now() - acted).toBeLessThan(1000);
       expect(await partial(person.id, conversationId)).toEqual([]);
+      client.send({ type: "reply.delta", streamId: "j", text: "after" });
+      expect(await next("error")).toMatchObject({ streamId: "j", error: { code: "not_found" } });
       client.send({ type: "reply.end", streamId: "j" });
       expect(await next("error")).toMatchObject({ streamId: "j", error: { code: "not_found" } });
+      client.send({ type: "ping" });
+      await next("pong");
+      const page = await listPersonMessages(t.deps, person.id, conversationId);
+      expect(page.messages.map((m) => m.content)).not.toContain("before ");
+      client.ws.close();
+      await client.closed;
     }
+  });
+
+  it("a delta that fails to store ends its reply: the row goes, and the sweep never stores it", async () => {
+    const { client, next, agent, person, conversationId } = await streaming();
+    client.send({ type: "reply.start", streamId: "f", conversationId });
+    const started = await next("reply.started");
+    client.send({ type: "reply.delta", streamId: "f", text: "kept so far " });
+    await expect.poll(() => partial(person.id, conversationId)).toEqual(["kept so far "]);
+    // The database refuses this delta's update (as it refused a NUL before frames were checked).
+    await t.deps.db.execute(sql`
+      create or replace function h2_refuse_delta() returns trigger language plpgsql as $$
+      begin
+        if new.text like '%boom%' then raise exception 'refused by test'; end if;
+        return new;
+      end $$`);
+    await t.deps.db.execute(sql`
+      create trigger h2_refuse_delta before update on reply_streams
+      for each row execute function h2_refuse_delta()`);
+    try {
+      client.send({ type: "reply.delta", streamId: "f", text: "boom" });
+      expect(await next("error")).toMatchObject({
+        streamId: "f",
+        error: { code: "internal_error" },
+      });
+    } finally {
+      await t.deps.db.execute(sql`drop trigger h2_refuse_delta on reply_streams`);
+    }
+    // Not forgotten with its row left behind: the reply is gone, for the agent and the person.
+    expect(await partial(person.id, conversationId)).toEqual([]);
+    client.send({ type: "reply.abort", streamId: "f" });
+    expect(await next("error")).toMatchObject({ streamId: "f", error: { code: "not_found" } });
+    t.clock.advance(3 * t.config.STREAM_REPLY_IDLE_S * 1000);
+    await cleanupExpired(t.deps);
+    const page = await listAgentMessages(t.deps, agent.id, conversationId, { limit: 10 });
+    expect(page.messages.map((m) => m.id)).not.toContain(started.messageId);
+    client.ws.close();
+    await client.closed;
   });
 
   it("ends a reply idle for STREAM_REPLY_IDLE_S; a closed connection's reply is discarded", async () => {

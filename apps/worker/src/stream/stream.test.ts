@@ -1,5 +1,13 @@
 import type { AgentEvent } from "@switchboard/contract";
-import { createDeps, pauseAgent, revokeAgentToken } from "@switchboard/core";
+import {
+  createAgent,
+  createDeps,
+  createUser,
+  mintAgentToken,
+  pauseAgent,
+  revokeAgentToken,
+  setUserSuspended,
+} from "@switchboard/core";
 import {
   appendEvents,
   awayFromMinuteBoundary,
@@ -7,6 +15,8 @@ import {
   eventTag,
   taggedEvent,
 } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { closeServers, connect, newStreamAgent, startWorker } from "./test-client";
@@ -27,6 +37,15 @@ const newAgent = () => newStreamAgent(t.deps);
 
 const emit = (agentId: string, n: number) =>
   t.deps.db.transaction((tx) => appendEvents(tx, new Date(), [taggedEvent(agentId, n)]));
+
+/** The frame an event appended by `emit(…, n)` arrives as (appends return no payload). */
+const eventFrame = (appended: { id: string } | undefined, n: number) => ({
+  type: "event",
+  event: {
+    ...appended,
+    payload: expect.objectContaining({ user: expect.objectContaining({ displayName: `tag:${n}` }) }),
+  },
+});
 
 const refusal = (promise: Promise<void>) =>
   promise.then(
@@ -74,7 +93,7 @@ describe("events", () => {
     expect(client.frames[0]).toEqual({ type: "hello", seq: first!.seq });
     const [live] = await emit(agentId, 1);
     await client.until(2);
-    expect(client.frames[1]).toEqual({ type: "event", event: live });
+    expect(client.frames[1]).toEqual(eventFrame(live, 1));
     client.ws.close();
   });
 
@@ -100,7 +119,7 @@ describe("events", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(client.frames).toEqual([
       { type: "hello", seq: live!.seq - 1 },
-      { type: "event", event: live },
+      eventFrame(live, 3),
     ]);
     client.ws.close();
   });
@@ -165,6 +184,35 @@ describe("limits and re-authorization", () => {
     await revokeAgentToken(t.deps, { token: revoked.token });
     other.send({ type: "ping" });
     expect(await other.closed).toEqual({ code: 1008, reason: "token_revoked" });
+  });
+
+  it("closes within a second of a pause, a revoke or the owner's suspension, with no frame sent", async () => {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Controlled" });
+    const cases = [
+      { act: () => pauseAgent(t.deps, agent.id), reason: "agent_paused" },
+      {
+        act: (token: string) => revokeAgentToken(t.deps, { token }),
+        reason: "token_revoked",
+      },
+      { act: () => setUserSuspended(t.deps, owner.id, true), reason: "unauthorized" },
+    ];
+    for (const { act, reason } of cases) {
+      await t.deps.db
+        .update(schema.agents)
+        .set({ pausedAt: null, pauseReason: null })
+        .where(eq(schema.agents.id, agent.id));
+      const { token } = await mintAgentToken(t.deps, agent.id);
+      const client = connect(`${worker.url}?token=${token}`);
+      await client.opened;
+      await client.until(1); // hello: subscribed
+      const acted = performance.now();
+      await act(token);
+      // The heartbeat is 30 s away: only the control NOTIFY can close it this soon.
+      expect(await client.closed).toEqual({ code: 1008, reason });
+      expect(performance.now() - acted).toBeLessThan(1000);
+    }
+    await setUserSuspended(t.deps, owner.id, false);
   });
 
   it("answers malformed, unknown and excess frames with error frames, and stays open", async () => {

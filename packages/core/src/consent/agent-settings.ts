@@ -3,6 +3,7 @@ import { schema } from "@switchboard/db";
 import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { parseInput } from "../errors";
+import { controlTopic } from "../events/agent-control";
 import { notifyTopics } from "../events/notifier";
 import { findAgent } from "../identity/agents";
 import { assertActive, findPerson, lockStanding } from "./contact-standing";
@@ -29,7 +30,7 @@ async function changeSetting(
       .update(agentContacts)
       .set({ ...change, updatedAt: now })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [`user:${user.id}`, controlTopic(agent.id)]);
   });
 }
 

@@ -2,8 +2,13 @@ import { createDb, withDatabase } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { blockAgent } from "../consent/agent-settings";
+import { addContact } from "../consent/contacts";
 import { createDeps } from "../deps";
 import { CoreError } from "../errors";
+import { mintAgentToken, revokeAgentToken } from "../identity/agent-tokens";
+import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
+import { createUser, setUserSuspended } from "../identity/users";
 import { createTestDeps, eventTag, taggedEvent } from "../testing";
 import { appendEvents } from "./append-event";
 import { NOTIFY_CHANNEL, Notifier, notifyTopics } from "./notifier";
@@ -27,10 +32,10 @@ describe("event log", () => {
       id: expect.stringMatching(/^evt_/),
       type: "contact.added",
       agentId: "agt_envelope",
-      payload: taggedEvent("agt_envelope", 1).payload,
     });
     expect(b!.seq).toBeGreaterThan(a!.seq);
     const read = await readEvents(t.deps, "agt_envelope", 0, 100);
+    expect(read.events[0]?.payload).toEqual(taggedEvent("agt_envelope", 1).payload);
     expect(read.events.map(eventTag)).toEqual(["1", "2"]);
     expect(read.nextSeq).toBe(b!.seq);
     expect(await latestSeq(t.deps, "agt_envelope")).toBe(b!.seq);
@@ -197,5 +202,59 @@ describe("long-poll", () => {
     await t.deps.db.transaction((tx) => notifyTopics(tx, topics));
     await expect.poll(() => [...woken].sort(), { timeout: 5000 }).toEqual(["0", "299", "599"]);
     for (const stop of stops) stop();
+  });
+});
+
+describe("owner control reaches parked long-polls", () => {
+  it("a parked poll answers at once with agent_paused, token_revoked or unauthorized", async () => {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Parked" });
+    const cases = [
+      { act: () => pauseAgent(t.deps, agent.id), code: "agent_paused" },
+      {
+        act: (token: string) => revokeAgentToken(t.deps, { token }),
+        code: "token_revoked",
+      },
+      { act: () => setUserSuspended(t.deps, owner.id, true), code: "unauthorized" },
+    ];
+    for (const { act, code } of cases) {
+      await resumeAgent(t.deps, agent.id);
+      const { token, info } = await mintAgentToken(t.deps, agent.id);
+      const cursor = await latestSeq(t.deps, agent.id);
+      const query = { afterSeq: cursor, limit: 100, wait: 20 };
+      const polling = pollEvents(t.deps, agent.id, query, undefined, info.id).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await new Promise((r) => setTimeout(r, 200)); // parked
+      const acted = performance.now();
+      await act(token);
+      const error = await polling;
+      expect(performance.now() - acted).toBeLessThan(1000);
+      expect(error).toBeInstanceOf(CoreError);
+      expect((error as CoreError).code).toBe(code);
+    }
+    await setUserSuspended(t.deps, owner.id, false);
+  });
+
+  it("a person's block wakes the check but leaves a poll whose agent may act parked", async () => {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Still ok" });
+    const person = await createUser(t.deps, {});
+    await addContact(t.deps, person.id, agent.id, []);
+    const { info } = await mintAgentToken(t.deps, agent.id);
+    const cursor = await latestSeq(t.deps, agent.id);
+    const started = performance.now();
+    const polling = pollEvents(
+      t.deps,
+      agent.id,
+      { afterSeq: cursor, limit: 100, wait: 1 },
+      undefined,
+      info.id,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await blockAgent(t.deps, person.id, agent.id);
+    expect((await polling).events).toEqual([]);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
   });
 });

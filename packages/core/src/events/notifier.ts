@@ -4,8 +4,11 @@ import { sql } from "drizzle-orm";
 /** The one Postgres channel every process listens on; payloads are topics. */
 export const NOTIFY_CHANNEL = "switchboard";
 
-/** What a wake-up is about: an agent's event log, or a user's view of the apps. */
-export type Topic = `agent:${string}` | `user:${string}`;
+/**
+ * What a wake-up is about: an agent's event log, a user's view of the apps, or an agent's
+ * standing (`control:`: paused, token revoked, owner suspended, blocked or removed by a person).
+ */
+export type Topic = `agent:${string}` | `user:${string}` | `control:${string}`;
 
 /**
  * Cross-process wake-ups: each process keeps one LISTEN connection and fans notifications out

@@ -1,21 +1,26 @@
 import type { AgentUpdatesQuery, AgentUpdatesResponse } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
+import { assertTokenStanding } from "../identity/agent-tokens";
 import { acquireLease } from "../limits/leases";
 import { metrics } from "../metrics";
 import { drainSignal } from "../shutdown";
+import { controlTopic } from "./agent-control";
 import { readEvents } from "./read-events";
 
 /**
  * `GET /updates`: events after `afterSeq`; when there are none and `wait` is above 0, parks
  * until an event for this agent commits (woken by NOTIFY from any process) or the wait ends.
  * At most LONGPOLL_MAX_PARKED requests per agent may be parked at once, across all processes.
- * A process that is draining (shutdown.ts) answers at once instead of parking.
+ * A process that is draining (shutdown.ts) answers at once instead of parking. Given the
+ * caller's `tokenId`, a parked poll re-checks the token's standing when the agent's control topic
+ * wakes (paused, token revoked, owner suspended) and answers that refusal at once.
  */
 export async function pollEvents(
   deps: CoreDeps,
   agentId: string,
   query: AgentUpdatesQuery,
   signal?: AbortSignal,
+  tokenId?: string,
 ): Promise<AgentUpdatesResponse> {
   const first = await readEvents(deps, agentId, query.afterSeq, query.limit);
   const waitMs = Math.min(query.wait, deps.config.LONGPOLL_MAX_WAIT_S) * 1000;
@@ -35,20 +40,31 @@ export async function pollEvents(
   // without its grant) also notify; the poll then reads nothing and parks again until its wait ends.
   let pending = false;
   let wake: (() => void) | undefined;
+  let control = false;
   const unsubscribe = await deps.notifier.subscribe(`agent:${agentId}`, () => {
     pending = true;
     wake?.();
   });
+  const unsubscribeControl = tokenId
+    ? await deps.notifier.subscribe(controlTopic(agentId), () => {
+        control = true;
+        wake?.();
+      })
+    : () => {};
   const deadline = Date.now() + waitMs;
   metrics.parkedPolls.inc();
   try {
     // Subscribed first, then read again: an event committed in between is not missed.
     for (;;) {
+      if (control && tokenId) {
+        control = false;
+        await assertTokenStanding(deps, tokenId);
+      }
       pending = false;
       const page = await readEvents(deps, agentId, query.afterSeq, query.limit);
       const left = deadline - Date.now();
       if (page.events.length > 0 || left <= 0 || stop.aborted) return page;
-      if (!pending)
+      if (!pending && !control)
         await Promise.race([
           new Promise<void>((resolve) => {
             wake = resolve;
@@ -60,6 +76,7 @@ export async function pollEvents(
   } finally {
     metrics.parkedPolls.dec();
     unsubscribe();
+    unsubscribeControl();
     await lease.release();
   }
 }

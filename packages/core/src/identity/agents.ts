@@ -14,6 +14,7 @@ import { schema } from "@switchboard/db";
 import { and, asc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
+import { notifyAgentControl } from "../events/agent-control";
 import { newId } from "../ids";
 import { randomAgentNum, withFreshNum } from "./nums";
 import { findUser } from "./users";
@@ -196,12 +197,15 @@ export async function updateAgentMe(
 /** Owner pause: every Agent API call fails `agent_paused` until resumed. Tokens stay valid. */
 export async function pauseAgent(deps: CoreDeps, agentId: string): Promise<void> {
   const now = deps.clock.now();
-  const updated = await deps.db
-    .update(agents)
-    .set({ pausedAt: now, pauseReason: "owner", updatedAt: now })
-    .where(eq(agents.id, agentId))
-    .returning({ id: agents.id });
-  if (updated.length === 0) throw new CoreError("not_found", `no agent ${agentId}`);
+  await deps.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(agents)
+      .set({ pausedAt: now, pauseReason: "owner", updatedAt: now })
+      .where(eq(agents.id, agentId))
+      .returning({ id: agents.id });
+    if (updated.length === 0) throw new CoreError("not_found", `no agent ${agentId}`);
+    await notifyAgentControl(tx, [agentId]); // its streams and parked polls end at once
+  });
 }
 
 export async function resumeAgent(deps: CoreDeps, agentId: string): Promise<void> {

@@ -4,13 +4,14 @@ import { isUniqueViolation, schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { notifyAgentControl } from "../events/agent-control";
 import { newId } from "../ids";
 import { hitRateLimit } from "../limits/rate-limit";
 import { assertSessionStanding, consoleSessionStanding } from "./console-sessions";
 import { randomPersonNum, withFreshNum } from "./nums";
 import { hashPassword, verifyNoPassword, verifyPassword } from "./passwords";
 
-const { users } = schema;
+const { agents, users } = schema;
 type UserRow = typeof users.$inferSelect;
 
 /**
@@ -207,8 +208,16 @@ export async function getUser(deps: CoreDeps, id: string): Promise<AgentUser> {
 export async function setUserSuspended(deps: CoreDeps, ref: string, suspended: boolean) {
   const user = await findUser(deps, ref);
   const now = deps.clock.now();
-  await deps.db
-    .update(users)
-    .set({ suspendedAt: suspended ? (user.suspendedAt ?? now) : null, updatedAt: now })
-    .where(eq(users.id, user.id));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(users)
+      .set({ suspendedAt: suspended ? (user.suspendedAt ?? now) : null, updatedAt: now })
+      .where(eq(users.id, user.id));
+    // The agents they own (and, if an agent itself, that agent) stop streaming at once.
+    const owned = await tx
+      .select({ id: agents.id })
+      .from(agents)
+      .where(eq(agents.ownerId, user.id));
+    if (suspended) await notifyAgentControl(tx, [user.id, ...owned.map((agent) => agent.id)]);
+  });
 }

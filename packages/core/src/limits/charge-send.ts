@@ -2,6 +2,7 @@ import type { AgentUsage, DailyCounts } from "@switchboard/contract";
 import { type Executor, schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
+import { notifyAgentControl } from "../events/agent-control";
 import { rateLimitedError, rateState, rateWindow } from "./rate-limit";
 
 const { agentDailyRefusals, agentDailyUsage, agents, rateCounters } = schema;
@@ -144,7 +145,7 @@ async function pauseAtCeiling(tx: Tx, deps: CoreDeps, agentId: string, usage: Us
   const limits = ceilings(deps);
   const reached = (Object.keys(limits) as Ceiling[]).find((name) => usage[name] >= limits[name]);
   if (!reached) return;
-  await tx
+  const paused = await tx
     .update(agents)
     .set({ pausedAt: now, pauseReason: `ceiling:${reached}`, updatedAt: now })
     .where(
@@ -153,7 +154,9 @@ async function pauseAtCeiling(tx: Tx, deps: CoreDeps, agentId: string, usage: Us
         isNull(agents.pausedAt),
         or(isNull(agents.resumedAt), lt(agents.resumedAt, startOfUtcDay(now))),
       ),
-    );
+    )
+    .returning({ id: agents.id });
+  if (paused.length > 0) await notifyAgentControl(tx, [agentId]);
 }
 
 /** What the owner's console shows: today's usage against each ceiling and this minute's rates. */

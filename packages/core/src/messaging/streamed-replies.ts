@@ -1,6 +1,6 @@
 import type { AgentMessage, PersonOpenReply } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, asc, eq, lt, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
@@ -84,12 +84,7 @@ export async function appendReplyDelta(
   reply: OpenReply,
   text: string,
 ): Promise<void> {
-  try {
-    await replyAccess(deps, agentId, reply);
-  } catch (error) {
-    await takeReply(deps, reply).catch(() => {});
-    throw error;
-  }
+  await checkOpenReply(deps, agentId, reply);
   const max = deps.config.STREAM_MAX_REPLY_CHARS;
   await deps.db.transaction(async (tx) => {
     const [row] = await tx
@@ -116,6 +111,24 @@ export async function appendReplyDelta(
     }
     await notifyTopics(tx, [`user:${reply.personId}`]);
   });
+}
+
+/**
+ * The person still takes the agent's messages in the reply's conversation; when they no longer
+ * do (blocked, removed, `messages:write` withdrawn), the reply is discarded and the refusal
+ * thrown. Every delta runs it, and so does the stream when the person's standing changes.
+ */
+export async function checkOpenReply(
+  deps: CoreDeps,
+  agentId: string,
+  reply: OpenReply,
+): Promise<void> {
+  try {
+    await replyAccess(deps, agentId, reply);
+  } catch (error) {
+    await takeReply(deps, reply).catch(() => {});
+    throw error;
+  }
 }
 
 /** The person still takes the agent's messages in the reply's conversation (not initiating). */
@@ -183,29 +196,35 @@ async function takeReply(deps: CoreDeps, reply: OpenReply): Promise<string> {
 }
 
 /**
- * Replies nobody has added to since `before` whose connection is gone (a worker that died):
- * they end as the idle rule says, stored when they have text. Live connections end their own.
+ * Replies nobody has added to since `before`: their connection is gone (a worker that died, or
+ * an abort whose delete failed), since a live connection ends its own idle replies. They are
+ * discarded like any reply whose socket closed — partial text is never stored as a message;
+ * only `reply.end` or the live idle end stores one.
  */
 export async function endAbandonedReplies(deps: CoreDeps, before: Date): Promise<number> {
-  const stale = await deps.db
-    .select({
-      messageId: replyStreams.messageId,
-      conversationId: replyStreams.conversationId,
-      agentId: replyStreams.senderId,
-      personId: conversationMembers.userId,
-    })
-    .from(replyStreams)
-    .innerJoin(
-      conversationMembers,
-      and(
-        eq(conversationMembers.conversationId, replyStreams.conversationId),
-        ne(conversationMembers.userId, replyStreams.senderId),
-      ),
-    )
-    .where(lt(replyStreams.lastDeltaAt, before));
-  for (const { agentId, ...reply } of stale)
-    await endStreamedReply(deps, agentId, reply).catch(() => {});
-  return stale.length;
+  return deps.db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(replyStreams)
+      .where(lt(replyStreams.lastDeltaAt, before))
+      .returning({ conversationId: replyStreams.conversationId, senderId: replyStreams.senderId });
+    if (gone.length === 0) return 0;
+    // The people who saw them grow: their open apps drop them.
+    const people = await tx
+      .selectDistinct({ userId: conversationMembers.userId })
+      .from(conversationMembers)
+      .where(
+        inArray(
+          conversationMembers.conversationId,
+          gone.map((row) => row.conversationId),
+        ),
+      );
+    const senders = new Set(gone.map((row) => row.senderId));
+    await notifyTopics(
+      tx,
+      people.filter((p) => !senders.has(p.userId)).map((p) => `user:${p.userId}` as const),
+    );
+    return gone.length;
+  });
 }
 
 /** The replies being streamed into a conversation right now, oldest first (for chat views). */

@@ -38,7 +38,11 @@ export async function handleReplyStart(context: FrameContext, frame: Frame<"repl
     to: frame.to,
     conversationId: frame.conversationId,
   });
-  context.replies.add(frame.streamId, reply);
+  // The socket closed while the reply started: it ends with its connection, unstored.
+  if (!context.replies.add(frame.streamId, reply)) {
+    await abortStreamedReply(context.deps, reply);
+    return;
+  }
   context.send({
     type: "reply.started",
     streamId: frame.streamId,
@@ -48,8 +52,9 @@ export async function handleReplyStart(context: FrameContext, frame: Frame<"repl
 }
 
 /**
- * `reply.delta`: at most STREAM_DELTAS_PER_SEC a second per connection. A delta the person no
- * longer accepts (blocked, removed) ends the reply unstored; only a too-long delta leaves it open.
+ * `reply.delta`: at most STREAM_DELTAS_PER_SEC a second per connection. A delta that fails for
+ * any other reason than its length (the person blocked or removed the agent, a database error)
+ * ends the reply unstored, its row removed: a reply is never forgotten while its row stays.
  */
 export async function handleReplyDelta(context: FrameContext, frame: Frame<"reply.delta">) {
   const reply = context.replies.get(frame.streamId);
@@ -57,8 +62,12 @@ export async function handleReplyDelta(context: FrameContext, frame: Frame<"repl
   try {
     await appendReplyDelta(context.deps, context.agentId, reply, frame.text);
   } catch (error) {
-    if (!(error instanceof CoreError && error.code === "reply_too_long"))
-      context.replies.delete(frame.streamId);
+    if (!(error instanceof CoreError && error.code === "reply_too_long")) {
+      context.replies.delete(frame.streamId, reply);
+      // Already gone when the person's refusal discarded it; if the database is out of reach,
+      // the maintenance sweep discards it later (never stores it).
+      await abortStreamedReply(context.deps, reply).catch(() => {});
+    }
     throw error;
   }
   context.replies.touch(frame.streamId);

@@ -4,6 +4,6 @@ import { agentRoute, routes } from "~/server/api-route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(
   agentRoute(ops.pollUpdates, ({ principal, deps, query, request }) =>
-    pollEvents(deps, principal.agentId, query, request.signal),
+    pollEvents(deps, principal.agentId, query, request.signal, principal.tokenId),
   ),
 );
