@@ -9,9 +9,15 @@ test("the owner sets a webhook, tests it, watches deliveries, and resumes it aft
   page,
 }) => {
   let status = 200;
+  const received: { seq: number; attempt: string }[] = [];
   const server = createServer((req, res) => {
-    req.resume();
+    let body = "";
+    req.on("data", (chunk) => {
+      body += chunk;
+    });
     req.on("end", () => {
+      const seq = Number((JSON.parse(body) as { seq: number }).seq);
+      if (seq > 0) received.push({ seq, attempt: req.headers["x-svc-delivery-attempt"] as string });
       res.statusCode = status;
       res.end(status === 200 ? '{"received":true}' : "not today");
     });
@@ -112,12 +118,35 @@ test("the owner sets a webhook, tests it, watches deliveries, and resumes it aft
     await failing.getByRole("link", { name: "Hooky" }).click();
     await expect(page.getByTestId("webhook-state")).toHaveText("turned off");
 
+    // Events committed while it is off wait for it; the Agents pages warn the owner.
+    for (let i = 0; i < 2; i++)
+      await addContact(deps(), (await createUser(deps(), {})).id, agent.id, []);
+    await expect(page.getByTestId("webhook-waiting")).toContainText(
+      "3 events waiting (2 committed while it was off)",
+    );
+    await expect(page.getByTestId("webhook-banner-item")).toHaveAttribute("data-state", "disabled");
+    await expect(page.getByTestId("webhook-banner-item")).toContainText("Hooky");
+
     status = 200;
+    const before = received.length;
     await page.getByTestId("webhook-resume").click();
     await expect(rows.first().getByTestId("delivery-status")).toHaveText("delivered", {
       timeout: 10_000,
     });
     await expect(page.getByTestId("webhook-state")).toHaveText("healthy");
+    // The failed one first, then the two held ones, in seq order.
+    await expect.poll(() => received.length).toBe(before + 3);
+    const resent = received.slice(before).map((r) => r.seq);
+    expect(resent).toEqual([...resent].sort((a, b) => a - b));
+
+    // Resend: the newest event again, as a new attempt of the same event.
+    await rows.first().getByTestId("delivery-resend").click();
+    await expect.poll(() => received.length).toBe(before + 4);
+    expect(received.at(-1)).toEqual({ seq: resent.at(-1), attempt: "2" });
+    // The log filtered by status.
+    await page.getByTestId("delivery-filter-status").selectOption("dead");
+    await page.getByTestId("delivery-filter-apply").click();
+    await expect(rows).toHaveCount(0);
     await page.getByTestId("webhook-rotate").click();
     await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
     await expect(page.getByTestId("webhook-facts")).toContainText("Old secret valid until");

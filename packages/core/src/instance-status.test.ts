@@ -74,3 +74,44 @@ it("shows the version, readiness and queue, and only the owner's webhooks that n
 
   expect((await instanceStatus(t.deps, other.id)).failingWebhooks).toHaveLength(1);
 });
+
+it("counts retrying deliveries as failing and judges health by the failure rate of the latest 20", async () => {
+  const owner = await createUser(t.deps, {});
+  const deliveries = async (agentId: string, statuses: ("pending" | "succeeded" | "dead")[]) => {
+    const now = new Date();
+    await t.deps.db.insert(schema.webhookDeliveries).values(
+      statuses.map((status, i) => ({
+        agentId,
+        eventId: `evt_${agentId}_${i}`,
+        eventSeq: i + 1,
+        eventType: "contact.added",
+        status,
+        attempts: 1,
+        nextAttemptAt: status === "pending" ? new Date(now.getTime() + 60_000) : null,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+  };
+  // Three deliveries waiting for their retry, the webhook's last attempt a success.
+  const retrying = await agentWithWebhook(owner.id, "Retrying", {});
+  await deliveries(retrying.id, [...Array(17).fill("succeeded"), "pending", "pending", "pending"]);
+  // Its latest delivery worked, but 5 of its latest 20 did not.
+  const flaky = await agentWithWebhook(owner.id, "Flaky", {});
+  await deliveries(flaky.id, [
+    ...Array(10).fill("dead"), // older than the window: not counted
+    ...Array(5).fill("dead"),
+    ...Array(15).fill("succeeded"),
+  ]);
+  const healthy = await agentWithWebhook(owner.id, "Healthy", {});
+  await deliveries(healthy.id, Array(30).fill("succeeded"));
+
+  const { failingWebhooks } = await instanceStatus(t.deps, owner.id);
+  expect(
+    failingWebhooks.map((hook) => [hook.displayName, hook.failureRate, hook.retrying]),
+  ).toEqual([
+    ["Flaky", 0.25, 0],
+    ["Retrying", 0.15, 3],
+  ]);
+  expect(failingWebhooks[0]).toMatchObject({ recent: 20, consecutiveFailures: 0 });
+});

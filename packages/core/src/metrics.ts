@@ -62,6 +62,14 @@ export const metrics = {
         labelNames: ["outcome"],
       }),
   ),
+  webhookRecordFailures: once(
+    "switchboard_webhook_record_failures_total",
+    () =>
+      new Counter({
+        name: "switchboard_webhook_record_failures_total",
+        help: "Webhook attempts made but not recorded as they were (the drain moved on)",
+      }),
+  ),
   deliveryLag: once(
     "switchboard_webhook_delivery_lag_seconds",
     () =>
@@ -159,15 +167,23 @@ export async function metricsText(): Promise<{ contentType: string; body: string
 }
 
 /**
- * Whether a scrape may read the metrics: anyone when METRICS_TOKEN is unset (a private
- * network), else only `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time).
+ * Whether a scrape may read the metrics: with METRICS_TOKEN set, only `Authorization: Bearer
+ * <METRICS_TOKEN>` (compared in constant time); without it, only a client on this machine
+ * (`client`: its address, loopback — 127.0.0.0/8 or ::1). Never anyone on the network.
  */
 export function metricsAllowed(
   config: { METRICS_TOKEN?: string },
   authorization: string | null | undefined,
+  client: string | null | undefined,
 ): boolean {
-  if (!config.METRICS_TOKEN) return true;
+  if (!config.METRICS_TOKEN) return isLoopback(client);
   const given = Buffer.from(authorization ?? "");
   const wanted = Buffer.from(`Bearer ${config.METRICS_TOKEN}`);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/** Whether `address` is this machine's (IPv4 127/8, IPv6 ::1, or IPv4-mapped 127/8). */
+export function isLoopback(address: string | null | undefined): boolean {
+  const bare = (address ?? "").replace(/^\[|\]$/g, "").replace(/^::ffff:/i, "");
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare) || /^(0{0,4}:){2,7}0{0,3}1$/.test(bare);
 }

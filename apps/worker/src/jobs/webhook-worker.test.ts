@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { createAgent, createUser, putWebhook } from "@switchboard/core";
+import { createAgent, createUser, getWebhook, putWebhook, resumeWebhook } from "@switchboard/core";
 import { appendEvents, createTestDeps, taggedEvent } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startJobRunner } from "./runner";
@@ -158,5 +158,54 @@ it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not tak
     await runner.stop();
     await new Promise((resolve) => receiver.close(resolve));
     await slow.close();
+  }
+}, 60_000);
+
+it("events committed while the webhook is off arrive after resume, in order; an answer with NUL bytes stalls nothing", async () => {
+  const arrived: string[] = [];
+  let answer: { status: number; body: string } = { status: 410, body: "" };
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      arrived.push(req.headers["x-svc-event-id"] as string);
+      res.statusCode = answer.status;
+      res.end(answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Offline" });
+    await putWebhook(
+      t.deps,
+      agent.id,
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`,
+    );
+    const emit = async () =>
+      (
+        await t.deps.db.transaction((tx) =>
+          appendEvents(tx, t.clock.now(), [taggedEvent(agent.id)]),
+        )
+      )[0]?.id as string;
+    const first = await emit(); // answered 410: the webhook is turned off
+    await waitFor(() => arrived.length === 1, 10_000);
+    await waitFor(() => false, 300);
+    expect((await getWebhook(t.deps, agent.id))?.state).toBe("disabled");
+    const whileOff = [await emit(), await emit()];
+    await waitFor(() => false, 500);
+    expect(arrived).toEqual([first]);
+
+    answer = { status: 200, body: "ok\0bye" };
+    await resumeWebhook(t.deps, agent.id);
+    await waitFor(() => arrived.length === 4, 10_000);
+    expect(arrived).toEqual([first, first, ...whileOff]);
+    // Every answer so far held a NUL byte: later events are still delivered.
+    const later = [await emit(), await emit(), await emit()];
+    await waitFor(() => arrived.length === 7, 10_000);
+    expect(arrived.slice(4)).toEqual(later);
+  } finally {
+    await runner.stop();
+    await new Promise((resolve) => receiver.close(resolve));
   }
 }, 60_000);

@@ -30,5 +30,15 @@ it("refuses an event that does not match the event registry, and writes none of 
   await expect(append([badPayload])).rejects.toThrow(/message\.received/);
   expect((await readEvents(t.deps, agentId, 0, 10)).events).toEqual([]);
   const [written] = await append([good]);
-  expect(written).toMatchObject({ type: "contact.added", payload: eventExamples["contact.added"] });
+  // An append answers where the event is, never its payload (readers see it through its grants).
+  expect(written).toEqual({
+    id: expect.stringMatching(/^evt_/),
+    seq: expect.any(Number),
+    type: "contact.added",
+    agentId,
+    ts: t.clock.now().toISOString(),
+  });
+  expect((await readEvents(t.deps, agentId, 0, 10)).events).toMatchObject([
+    { id: written?.id, payload: eventExamples["contact.added"] },
+  ]);
 });

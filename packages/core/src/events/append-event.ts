@@ -1,4 +1,4 @@
-import { AgentEvent, eventIssues, type NewAgentEvent } from "@switchboard/contract";
+import { eventIssues, type NewAgentEvent } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import { newId } from "../ids";
@@ -18,16 +18,16 @@ export type NewEvent = NewAgentEvent & { personId?: string | null };
 /** Any key works as long as every process uses the same one. */
 const EVENT_LOG_LOCK = 0x5b0e7e;
 
-/** A stored event as logged (payload whole), checked against the event registry; agents see it through `toVisibleEvent`. */
-export function toAgentEvent(row: typeof events.$inferSelect): AgentEvent {
-  return AgentEvent.parse({
-    id: row.id,
-    seq: row.seq,
-    type: row.type,
-    ts: row.ts.toISOString(),
-    agentId: row.agentId,
-    payload: row.payload,
-  });
+/**
+ * What an append answers about each event it wrote: where it is in the log, never its payload
+ * (readers see events only through `toVisibleEvent`, with the person's grants at read time).
+ */
+export interface AppendedEvent {
+  id: string;
+  seq: number;
+  type: string;
+  agentId: string;
+  ts: string;
 }
 
 /**
@@ -41,7 +41,7 @@ export async function appendEvents(
   tx: Tx,
   now: Date,
   newEvents: NewEvent[],
-): Promise<AgentEvent[]> {
+): Promise<AppendedEvent[]> {
   if (newEvents.length === 0) return [];
   for (const event of newEvents) {
     const issues = eventIssues(event);
@@ -67,15 +67,25 @@ export async function appendEvents(
   );
   await enqueueWebhookDeliveries(tx, now, rows);
   for (const row of rows) metrics.eventsAppended.inc({ type: row.type });
-  return rows.sort((a, b) => a.seq - b.seq).map(toAgentEvent);
+  return rows
+    .sort((a, b) => a.seq - b.seq)
+    .map((row) => ({
+      id: row.id,
+      seq: row.seq,
+      type: row.type,
+      agentId: row.agentId,
+      ts: row.ts.toISOString(),
+    }));
 }
 
 /**
- * For agents with an active webhook: a delivery row and its job per event, committed with the
- * events themselves, so a crash anywhere loses no delivery. One statement for the rows (it
- * finds nothing when no agent has a webhook), one waking each such agent's drain job; drains
- * run in a queue per agent, so its deliveries keep their order and a slow receiver holds up
- * only its own agent.
+ * For agents with a webhook: a delivery row per event, committed with the events themselves, so
+ * a crash anywhere loses no delivery, and a job waking each active webhook's drain. One
+ * statement for the rows (it finds nothing when no agent has a webhook); drains run in a queue
+ * per agent, so its deliveries keep their order and a slow receiver holds up only its own agent.
+ * A webhook that is turned off gets its rows too, held (`dead`, not attempted): "Resume and
+ * retry" sends them in seq order, so no event of the disabled period is lost (within the event
+ * log's retention, which removes the deliveries of the events it removes).
  */
 async function enqueueWebhookDeliveries(
   tx: Tx,
@@ -85,15 +95,20 @@ async function enqueueWebhookDeliveries(
   const at = now.toISOString();
   const deliveries = (await tx.execute(sql`
     insert into ${webhookDeliveries}
-      (agent_id, event_id, event_seq, event_type, next_attempt_at, created_at, updated_at)
-    select e.agent_id, e.id, e.seq, e.type, ${at}::timestamptz, ${at}::timestamptz, ${at}::timestamptz
-    from ${events} e join ${webhooks} w on w.agent_id = e.agent_id and w.state = 'active'
+      (agent_id, event_id, event_seq, event_type, status, error, next_attempt_at, created_at,
+       updated_at)
+    select e.agent_id, e.id, e.seq, e.type,
+      (case when w.state = 'active' then 'pending' else 'dead' end)::delivery_status,
+      case when w.state = 'active' then null else 'webhook ' || w.state::text end,
+      case when w.state = 'active' then ${at}::timestamptz end,
+      ${at}::timestamptz, ${at}::timestamptz
+    from ${events} e join ${webhooks} w on w.agent_id = e.agent_id
     where e.id in ${rows.map((row) => row.id)}
     order by e.seq
-    returning id, agent_id
-  `)) as unknown as { id: number; agent_id: string }[];
+    returning agent_id, status
+  `)) as unknown as { agent_id: string; status: string }[];
   await enqueueWebhookDrains(
     tx,
-    deliveries.map((d) => d.agent_id),
+    deliveries.filter((d) => d.status === "pending").map((d) => d.agent_id),
   );
 }

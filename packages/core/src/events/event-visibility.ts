@@ -7,7 +7,7 @@ import {
   agentEventTypes,
   eventRegistry,
 } from "@switchboard/contract";
-import { schema } from "@switchboard/db";
+import { type Executor, schema } from "@switchboard/db";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 
 const { agentContacts, events, users } = schema;
@@ -63,7 +63,7 @@ const maskers: Partial<Record<AgentEventType, (stored: Payload, scope: AgentScop
  * The payload an agent gets for a stored event, given the scopes the person grants it now
  * (null for an event about nobody); null when the event is not shown at all.
  */
-export function toWirePayload(
+function toWirePayload(
   type: string,
   stored: Payload,
   scopes: readonly string[] | null,
@@ -118,7 +118,12 @@ export const isShown: SQL = sql`(${events.personId} is null
     sql` `,
   )} end) = any(${currentScopes}))`;
 
-/** A stored event row as the agent sees it now; null when it is not shown. */
+/**
+ * A stored event row as the agent sees it now; null when it is not shown. The one way to turn a
+ * stored event into what anyone reads of it: long-poll, the stream, every webhook attempt and
+ * the owner's console views (delivery detail, …) all go through it with the person's current
+ * grants. The stored payload is never parsed for a reader anywhere else.
+ */
 export function toVisibleEvent(
   row: typeof events.$inferSelect,
   scopes: readonly string[] | null,
@@ -133,4 +138,22 @@ export function toVisibleEvent(
     agentId: row.agentId,
     payload,
   });
+}
+
+/**
+ * One of the agent's events as it sees it now, read with the person's current standing; null
+ * when there is no such event or it is not shown.
+ */
+export async function readVisibleEvent(
+  db: Executor,
+  agentId: string,
+  eventId: string,
+): Promise<AgentEvent | null> {
+  const [row] = await db
+    .select({ event: events, scopes: currentScopes })
+    .from(events)
+    .leftJoin(agentContacts, standingJoins.contact)
+    .leftJoin(users, standingJoins.person)
+    .where(and(eq(events.agentId, agentId), eq(events.id, eventId)));
+  return row ? toVisibleEvent(row.event, row.scopes) : null;
 }

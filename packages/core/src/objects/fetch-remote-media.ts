@@ -72,7 +72,11 @@ export async function fetchRemoteMedia(
       method: "GET",
       headers: { Accept: `${media.kind}/*`, "User-Agent": "Switchboard-Media/1" },
       timeoutMs: config.MEDIA_FETCH_TIMEOUT_MS,
-      policy: { allowInsecureHosts: config.MEDIA_ALLOW_INSECURE_HOSTS },
+      // DNS through its own resolver, bounded by the fetch's timeout (not libuv's pool).
+      policy: {
+        allowInsecureHosts: config.MEDIA_ALLOW_INSECURE_HOSTS,
+        resolveTimeoutMs: config.MEDIA_FETCH_TIMEOUT_MS,
+      },
       maxBodyBytes: MAX_MEDIA_BYTES,
     });
     if (!answer.ok)

@@ -1,6 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { createSocket, type Socket } from "node:dgram";
+import type { AddressInfo } from "node:net";
+import { afterAll, describe, expect, it } from "vitest";
 import { CoreError } from "../errors";
-import { checkWebhookUrl, isPublicAddress, resolveDeliveryAddress } from "./address-policy";
+import {
+  checkWebhookTarget,
+  checkWebhookUrl,
+  isPublicAddress,
+  resolveDeliveryAddress,
+} from "./address-policy";
 
 const policy = { allowInsecureHosts: [] as string[] };
 const refused = (url: string, p = policy) => {
@@ -183,5 +190,103 @@ describe("webhook URL policy", () => {
     ).resolves.toMatchObject({
       address: expect.stringMatching(/^(127\.0\.0\.1|::1)$/),
     });
+  });
+});
+
+/**
+ * A real DNS server on loopback (UDP): answers every A query with `a` (none: NXDOMAIN-free empty
+ * answer), AAAA with nothing; `silent` never answers. Counts the queries it got.
+ */
+async function dnsServer(a: string[] | "silent") {
+  const socket: Socket = createSocket("udp4");
+  let queries = 0;
+  socket.on("message", (query, peer) => {
+    queries += 1;
+    if (a === "silent") return;
+    // Header: same id, response + recursion available, one question, N answers.
+    const questionEnd = query.indexOf(0, 12) + 5;
+    const question = query.subarray(12, questionEnd);
+    const type = query.readUInt16BE(questionEnd - 4);
+    const answers = type === 1 ? a : [];
+    const header = Buffer.alloc(12);
+    query.copy(header, 0, 0, 2);
+    header.writeUInt16BE(0x8180, 2);
+    header.writeUInt16BE(1, 4);
+    header.writeUInt16BE(answers.length, 6);
+    const records = answers.map((address) => {
+      const record = Buffer.alloc(16);
+      record.writeUInt16BE(0xc00c, 0); // the question's name
+      record.writeUInt16BE(1, 2); // A
+      record.writeUInt16BE(1, 4); // IN
+      record.writeUInt32BE(60, 6);
+      record.writeUInt16BE(4, 10);
+      address.split(".").forEach((octet, i) => {
+        record[12 + i] = Number(octet);
+      });
+      return record;
+    });
+    socket.send(Buffer.concat([header, question, ...records]), peer.port, peer.address);
+  });
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  afterAll(() => socket.close());
+  return {
+    servers: [`127.0.0.1:${(socket.address() as AddressInfo).port}`],
+    queries: () => queries,
+  };
+}
+
+describe("resolving with the service's own resolver", () => {
+  it("refuses at configuration a host whose DNS answer is private, and accepts a public one", async () => {
+    const privateDns = await dnsServer(["10.0.0.5", "192.168.1.9"]);
+    const target = checkWebhookTarget(new URL("https://hooks.internal-corp.example/h"), {
+      ...policy,
+      dnsServers: privateDns.servers,
+      resolveTimeoutMs: 2000,
+    });
+    await expect(target).rejects.toMatchObject({
+      code: "validation_error",
+      details: { issues: [{ path: "url", message: expect.stringContaining("public address") }] },
+    });
+    expect(privateDns.queries()).toBeGreaterThan(0);
+
+    const mixedDns = await dnsServer(["93.184.216.34", "10.0.0.5"]);
+    await expect(
+      checkWebhookTarget(new URL("https://mixed.example/h"), {
+        ...policy,
+        dnsServers: mixedDns.servers,
+      }),
+    ).rejects.toMatchObject({ code: "validation_error" });
+
+    const publicDns = await dnsServer(["93.184.216.34"]);
+    const publicPolicy = { ...policy, dnsServers: publicDns.servers };
+    await expect(
+      checkWebhookTarget(new URL("https://hooks.example/h"), publicPolicy),
+    ).resolves.toBeUndefined();
+    await expect(
+      resolveDeliveryAddress(new URL("https://hooks.example/h"), publicPolicy),
+    ).resolves.toEqual({ address: "93.184.216.34", family: 4 });
+    // A name with no records yet is accepted at configuration; deliveries resolve it again.
+    const emptyDns = await dnsServer([]);
+    await expect(
+      checkWebhookTarget(new URL("https://later.example/h"), {
+        ...policy,
+        dnsServers: emptyDns.servers,
+      }),
+    ).resolves.toBeUndefined();
+  });
+
+  it("a DNS server that never answers fails the delivery's resolution within its timeout", async () => {
+    const silent = await dnsServer("silent");
+    const started = Date.now();
+    await expect(
+      resolveDeliveryAddress(new URL("https://hooks.example/h"), {
+        ...policy,
+        dnsServers: silent.servers,
+        resolveTimeoutMs: 400,
+      }),
+    ).rejects.toThrow(/resolve/);
+    expect(Date.now() - started).toBeLessThan(2000);
+    // The resolver asked the server itself (c-ares, not the system's getaddrinfo).
+    expect(silent.queries()).toBeGreaterThan(0);
   });
 });

@@ -1,4 +1,4 @@
-import { lookup as systemLookup } from "node:dns/promises";
+import { Resolver, lookup as systemLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 import { CoreError } from "../errors";
@@ -72,6 +72,8 @@ export interface UrlPolicy {
   resolveTimeoutMs?: number;
   /** The resolver (tests give their own). */
   lookup?: (host: string) => Promise<{ address: string; family: number }[]>;
+  /** DNS servers to ask instead of the system's (`host:port`; tests run their own). */
+  dnsServers?: readonly string[];
 }
 
 /** A host as compared with names: lower case, without brackets or the root's trailing dots. */
@@ -129,19 +131,90 @@ export async function resolveDeliveryAddress(
   const version = isIP(host);
   const addresses = version
     ? [{ address: host, family: version as 4 | 6 }]
-    : ((await resolveWithin(host, policy)) as { address: string; family: 4 | 6 }[]);
+    : await resolveWithin(host, policy, allowed);
   if (addresses.length === 0) throw new CoreError("validation_error", `${host} does not resolve`);
   if (!allowed && addresses.some((a) => !isPublicAddress(a.address)))
     throw new CoreError("validation_error", `${host} resolves to a non-public address`);
   return addresses[0] as { address: string; family: 4 | 6 };
 }
 
-/** The host's addresses, or a failure once `resolveTimeoutMs` has passed. */
-async function resolveWithin(host: string, policy: UrlPolicy) {
-  const lookup =
-    policy.lookup ?? ((name: string) => systemLookup(name, { all: true, verbatim: true }));
-  const limit = policy.resolveTimeoutMs;
-  if (limit === undefined) return lookup(host);
+/**
+ * The configuration-time half of the check (`PUT /webhook`): a host name that resolves now to
+ * a non-public address is refused (400 `validation_error` on `url`), not only at its first
+ * delivery. A name that does not resolve (yet) is accepted: every delivery resolves it again.
+ */
+export async function checkWebhookTarget(url: URL, policy: UrlPolicy): Promise<void> {
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (isIP(host) || policy.allowInsecureHosts.some((a) => a.toLowerCase() === normalHost(url)))
+    return;
+  const addresses = await resolveWithin(host, policy, false).catch(() => []);
+  if (addresses.some((a) => !isPublicAddress(a.address)))
+    throw invalid(`must point to a public address (${host} resolves to a private one)`);
+}
+
+type Resolved = { address: string; family: 4 | 6 }[];
+
+/** Names that mean this machine by definition (RFC 6761), answered without asking DNS. */
+const LOOPBACK: Resolved = [
+  { address: "127.0.0.1", family: 4 },
+  { address: "::1", family: 6 },
+];
+
+/**
+ * One resolver per timeout: c-ares, with its own per-query timeout and tries, so a slow DNS
+ * server cannot fill libuv's threadpool (`dns.lookup`), which file and crypto work share.
+ */
+const resolvers = new Map<string, Resolver>();
+function resolverFor(timeoutMs: number, servers: readonly string[] | undefined): Resolver {
+  const key = `${timeoutMs} ${servers?.join(",") ?? ""}`;
+  let resolver = resolvers.get(key);
+  if (!resolver) {
+    resolver = new Resolver({ timeout: Math.max(50, Math.floor(timeoutMs / 2)), tries: 2 });
+    if (servers) resolver.setServers([...servers]);
+    resolvers.set(key, resolver);
+  }
+  return resolver;
+}
+
+/** A and AAAA records of `host` from DNS; [] when it has none. */
+async function resolveDns(
+  host: string,
+  timeoutMs: number,
+  servers: readonly string[] | undefined,
+): Promise<Resolved> {
+  const resolver = resolverFor(timeoutMs, servers);
+  const none = (error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOTFOUND" || error.code === "ENODATA") return [] as string[];
+    throw error;
+  };
+  const [v4, v6] = await Promise.all([
+    resolver.resolve4(host).catch(none),
+    resolver.resolve6(host).catch(none),
+  ]);
+  return [
+    ...v4.map((address) => ({ address, family: 4 as const })),
+    ...v6.map((address) => ({ address, family: 6 as const })),
+  ];
+}
+
+/** The default time a resolution may take when the policy names none. */
+const RESOLVE_TIMEOUT_MS = 5000;
+
+/**
+ * The host's addresses, or a failure once `resolveTimeoutMs` has passed. DNS through c-ares;
+ * `localhost` names are loopback; a development host of WEBHOOK_ALLOW_INSECURE_HOSTS is looked
+ * up the system's way (it may live in /etc/hosts).
+ */
+async function resolveWithin(host: string, policy: UrlPolicy, allowed: boolean): Promise<Resolved> {
+  const limit = policy.resolveTimeoutMs ?? RESOLVE_TIMEOUT_MS;
+  const name = host.replace(/\.+$/, "").toLowerCase();
+  const lookup: (name: string) => Promise<{ address: string; family: number }[]> =
+    policy.lookup ??
+    (/^localhost$|\.localhost$/.test(name)
+      ? async () => LOOPBACK
+      : allowed
+        ? (n) => systemLookup(n, { all: true, verbatim: true })
+        : (n) => resolveDns(n, limit, policy.dnsServers));
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -150,7 +223,7 @@ async function resolveWithin(host: string, policy: UrlPolicy) {
     );
   });
   try {
-    return await Promise.race([lookup(host), late]);
+    return (await Promise.race([lookup(host), late])) as Resolved;
   } finally {
     clearTimeout(timer);
   }

@@ -1,11 +1,15 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { AgentScope } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addContact, setGrant } from "../consent/contacts";
+import { sendPersonEmail } from "../email/send-person-email";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
+import { sendPersonMessage } from "../messaging/send-person-message";
 import { createTestDeps, taggedEvent } from "../testing";
 import { deliverWebhook } from "./deliver-webhook";
 import { getWebhookDeliveryDetail } from "./describe-delivery";
@@ -113,7 +117,10 @@ describe("delivery details and retry now", () => {
       "X-Svc-Event-Id": eventId,
       "X-Svc-Delivery-Attempt": "1",
     });
-    expect(JSON.parse(failed.request.body)).toMatchObject({ id: eventId, type: "contact.added" });
+    expect(JSON.parse(failed.request.body ?? "")).toMatchObject({
+      id: eventId,
+      type: "contact.added",
+    });
     expect(failed.response.excerpt?.startsWith("answer 500")).toBe(true);
     expect(failed.response.excerpt?.length).toBe(1024);
     expect(failed.attemptedAt).toBe(t.clock.now().toISOString());
@@ -174,6 +181,84 @@ describe("delivery details and retry now", () => {
     await expect(getWebhookDeliveryDetail(t.deps, other, eventId)).rejects.toMatchObject({
       code: "not_found",
     });
+  });
+});
+
+describe("owners see what the agent may see now", () => {
+  /** A person in contact with a hooked agent, granting `grant`; every delivery succeeds. */
+  async function withheldFrom(grant: AgentScope[]) {
+    const hook = await receiver(() => ({ status: 200 }));
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, {
+      ownerId: owner.id,
+      displayName: "Hooked",
+      requestedScopes: ["messages:read", "messages:write", "emails:read", "emails:write"],
+    });
+    await putWebhook(t.deps, agent.id, hook.url);
+    const person = await createUser(t.deps, { displayName: "Pat" });
+    await addContact(t.deps, person.id, agent.id, grant);
+    return { agent, person, hook };
+  }
+
+  /** The detail of every delivery of the agent, as the owner's console reads it, delivered first. */
+  async function ownerViews(agentId: string): Promise<string> {
+    const rows = await t.deps.db
+      .select()
+      .from(schema.webhookDeliveries)
+      .where(eq(schema.webhookDeliveries.agentId, agentId));
+    const details = [];
+    for (const row of rows) {
+      await deliverWebhook(t.deps, row.id);
+      details.push(await getWebhookDeliveryDetail(t.deps, agentId, row.eventId));
+    }
+    expect(details.length).toBeGreaterThan(0);
+    return JSON.stringify(details);
+  }
+
+  it("a message from a person who granted only messages:write is masked in the delivery detail", async () => {
+    const { agent, person, hook } = await withheldFrom(["messages:write"]);
+    await sendPersonMessage(t.deps, person.id, agent.id, {
+      type: "text",
+      content: "SECRET-NOGRANT-12345",
+    });
+    const seen = await ownerViews(agent.id);
+    expect(seen).not.toContain("SECRET-NOGRANT");
+    const bodies = (JSON.parse(seen) as { request: { body: string } }[]).map((d) =>
+      JSON.parse(d.request.body),
+    );
+    expect(bodies.find((b) => b.type === "message.received")).toMatchObject({
+      type: "message.received",
+      payload: { message: null, accessDenied: { scope: "messages:read" } },
+    });
+    // The owner reads what went over the wire.
+    expect(hook.received.map((r) => r.body).join()).not.toContain("SECRET-NOGRANT");
+  });
+
+  it("a message sent before messages:read was revoked is masked once it is revoked", async () => {
+    const { agent, person } = await withheldFrom(["messages:read", "messages:write"]);
+    await sendPersonMessage(t.deps, person.id, agent.id, {
+      type: "text",
+      content: "SECRET-BEFORE",
+    });
+    expect(await ownerViews(agent.id)).toContain("SECRET-BEFORE");
+    await setGrant(t.deps, person.id, agent.id, ["messages:write"]);
+    await sendPersonMessage(t.deps, person.id, agent.id, { type: "text", content: "SECRET-AFTER" });
+    const seen = await ownerViews(agent.id);
+    expect(seen).not.toContain("SECRET-BEFORE");
+    expect(seen).not.toContain("SECRET-AFTER");
+  });
+
+  it("an email's subject and body are masked without emails:read", async () => {
+    const { agent, person } = await withheldFrom(["messages:write"]);
+    await sendPersonEmail(t.deps, person.id, {
+      to: [agent.num],
+      subject: "SECRET-SUBJECT",
+      content: "SECRET-BODY",
+    });
+    const seen = await ownerViews(agent.id);
+    expect(seen).toContain("email.received");
+    expect(seen).not.toContain("SECRET-SUBJECT");
+    expect(seen).not.toContain("SECRET-BODY");
   });
 });
 

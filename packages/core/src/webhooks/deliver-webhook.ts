@@ -1,10 +1,14 @@
 import { createHmac } from "node:crypto";
 import type { AgentEvent } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, lte, notInArray, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
+import { log } from "../log";
+import { metrics } from "../metrics";
 import { enqueueRetryDrain, enqueueWebhookDrains } from "./drain-jobs";
+import { explainDeliveryError } from "./explain-delivery-error";
+import { emailOwnerAboutWebhook, warnAfter } from "./owner-alerts";
 import { pinnedRequest } from "./pinned-request";
 import { signingSecrets, webhookPolicy } from "./webhook-config";
 
@@ -46,8 +50,11 @@ export function deliveryRequest(
 }
 
 export interface DeliveryOutcome {
-  /** `withheld`: the person's grant no longer shows the event; its delivery is dropped. */
-  status: "succeeded" | "failed" | "dead" | "skipped" | "withheld";
+  /**
+   * `withheld`: the person's grant no longer shows the event; its delivery is dropped.
+   * `internal_error`: the attempt was made but could not be recorded (the drain moves on).
+   */
+  status: "succeeded" | "failed" | "dead" | "skipped" | "withheld" | "internal_error";
   httpStatus?: number;
   error?: string;
   /** For a delivered event: milliseconds from the event's commit to the receiver's answer. */
@@ -105,6 +112,9 @@ export async function drainWebhook(
 ): Promise<{ attempts: number; more: boolean }> {
   const started = performance.now();
   let attempts = 0;
+  // Deliveries whose attempt could not be recorded: not tried again by this drain (their own
+  // timer retries them), so one can never hold up the events behind it.
+  const unrecorded: number[] = [];
   for (;;) {
     const due = await loadDeliveries(
       deps,
@@ -112,6 +122,7 @@ export async function drainWebhook(
         eq(webhookDeliveries.agentId, agentId),
         eq(webhookDeliveries.status, "pending"),
         lte(webhookDeliveries.nextAttemptAt, deps.clock.now()),
+        unrecorded.length > 0 ? notInArray(webhookDeliveries.id, unrecorded) : undefined,
       ),
       DRAIN_BATCH,
     );
@@ -121,6 +132,7 @@ export async function drainWebhook(
     for (const found of due) {
       const outcome = await attemptDelivery(deps, found, secrets);
       attempts += 1;
+      if (outcome.status === "internal_error") unrecorded.push(found.delivery.id);
       onOutcome(outcome, found.delivery.id);
       if (outcome.status !== "succeeded") settled = false;
       if (performance.now() - started > sliceMs) {
@@ -166,6 +178,34 @@ async function attemptDelivery(
   const started = performance.now();
   const answer = await postWebhook(deps, webhook.url, request.body, request.headers);
   const latencyMs = Math.round(performance.now() - started);
+  const attemptMade: AttemptMade = { attempt, answer, latencyMs, headers: request.headers, now };
+  try {
+    return await recordAttempt(deps, found, attemptMade);
+  } catch (error) {
+    return recordInternalError(deps, found, attemptMade, error);
+  }
+}
+
+/** One POST made: which attempt, the receiver's answer, and what was sent. */
+interface AttemptMade {
+  attempt: number;
+  answer: PostAnswer;
+  latencyMs: number;
+  headers: Record<string, string>;
+  now: Date;
+}
+
+/**
+ * Settles an attempt: a success in one statement; a failure schedules the next attempt, or
+ * kills the event, and counts towards disabling the webhook.
+ */
+async function recordAttempt(
+  deps: CoreDeps,
+  found: LoadedDelivery,
+  { attempt, answer, latencyMs, headers, now }: AttemptMade,
+): Promise<DeliveryOutcome> {
+  const { delivery, webhook } = found;
+  const request = { headers };
   const ok = answer.status !== undefined && answer.status >= 200 && answer.status < 300;
   const gone = answer.status === 410;
   const error = ok ? null : (answer.error ?? `answered ${answer.status}${gone ? " (gone)" : ""}`);
@@ -214,12 +254,24 @@ async function attemptDelivery(
       })
       .where(eq(webhooks.agentId, webhook.agentId))
       .returning();
-    const disable = gone || (hook?.consecutiveFailures ?? 0) >= deps.config.WEBHOOK_DISABLE_AFTER;
-    if (disable)
-      await tx
-        .update(webhooks)
-        .set({ state: "disabled", updatedAt: now })
-        .where(eq(webhooks.agentId, webhook.agentId));
+    const failures = hook?.consecutiveFailures ?? 0;
+    const disable = gone || failures >= deps.config.WEBHOOK_DISABLE_AFTER;
+    const turnedOff =
+      disable &&
+      (
+        await tx
+          .update(webhooks)
+          .set({ state: "disabled", updatedAt: now })
+          .where(and(eq(webhooks.agentId, webhook.agentId), eq(webhooks.state, "active")))
+          .returning({ agentId: webhooks.agentId })
+      ).length > 0;
+    // The owner hears of it once at half the failures that disable it, and once when it is off.
+    if (turnedOff || (!disable && failures === warnAfter(deps)))
+      await emailOwnerAboutWebhook(tx, deps, now, webhook.agentId, {
+        kind: turnedOff ? "disabled" : "failing",
+        failures,
+        problem: explainDeliveryError(error, answer.status ?? null),
+      });
     const retryIn = deps.config.WEBHOOK_RETRY_SCHEDULE_S[attempt - 1];
     const status =
       gone || disable || attempt >= maxAttempts(deps) || retryIn === undefined ? "dead" : "pending";
@@ -260,6 +312,69 @@ async function attemptDelivery(
   });
 }
 
+/** What an attempt records when recording it failed: the error, and nothing of the answer. */
+const UNRECORDED = "internal error: the attempt could not be recorded";
+
+/**
+ * Recording an attempt failed (a database error, or something in the answer the database
+ * refused): counted, logged (the error's kind only, never its text, which may hold the
+ * answer), and recorded again without anything from the receiver, as a failed attempt on the
+ * schedule (or delivered, when the receiver answered 2xx). Never throws: when even that fails,
+ * the drain moves on and the delivery's timer tries it again later.
+ */
+async function recordInternalError(
+  deps: CoreDeps,
+  found: LoadedDelivery,
+  made: AttemptMade,
+  cause: unknown,
+): Promise<DeliveryOutcome> {
+  metrics.webhookRecordFailures.inc();
+  const failure = cause as { name?: string; code?: string; cause?: { code?: string } };
+  log.error(
+    {
+      agentId: found.webhook.agentId,
+      deliveryId: found.delivery.id,
+      error: failure?.name,
+      code: failure?.cause?.code ?? failure?.code,
+    },
+    "webhook attempt not recorded",
+  );
+  const ok =
+    made.answer.status !== undefined && made.answer.status >= 200 && made.answer.status < 300;
+  const retryIn = deps.config.WEBHOOK_RETRY_SCHEDULE_S[made.attempt - 1];
+  const pending = !ok && retryIn !== undefined && made.attempt < maxAttempts(deps);
+  const nextAttemptAt = pending
+    ? new Date(made.now.getTime() + (retryIn ?? 0) * 1000)
+    : // Not recorded at all: the delivery's timer tries again after the first retry interval.
+      new Date(made.now.getTime() + (deps.config.WEBHOOK_RETRY_SCHEDULE_S[0] ?? 60) * 1000);
+  try {
+    await deps.db.transaction(async (tx) => {
+      await tx
+        .update(webhookDeliveries)
+        .set({
+          status: ok ? "succeeded" : pending ? "pending" : "dead",
+          attempts: made.attempt,
+          httpStatus: made.answer.status ?? null,
+          latencyMs: made.latencyMs,
+          error: UNRECORDED,
+          attemptedAt: made.now,
+          requestHeaders: made.headers,
+          responseExcerpt: null,
+          nextAttemptAt: pending ? nextAttemptAt : null,
+          updatedAt: made.now,
+        })
+        .where(eq(webhookDeliveries.id, found.delivery.id));
+      if (pending)
+        await enqueueRetryDrain(tx, found.webhook.agentId, found.delivery.id, nextAttemptAt);
+    });
+  } catch {
+    await enqueueRetryDrain(deps.db, found.webhook.agentId, found.delivery.id, nextAttemptAt).catch(
+      () => {},
+    );
+  }
+  return { status: "internal_error", httpStatus: made.answer.status, error: UNRECORDED };
+}
+
 async function settle(
   deps: CoreDeps,
   id: number,
@@ -274,16 +389,41 @@ async function settle(
 /** How much of a receiver's answer is kept for the owner to read. */
 const EXCERPT_BYTES = 1024;
 
+/** Control characters other than tab, newline and carriage return; lone UTF-16 surrogates. */
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * The start of a receiver's answer as it may be stored and shown: at most EXCERPT_BYTES of it,
+ * decoded as UTF-8 (broken sequences become U+FFFD), without NUL and other control characters
+ * (Postgres text cannot hold NUL) or unpaired surrogates. Whatever a receiver answers, its
+ * excerpt can always be recorded.
+ */
+export function answerExcerpt(bytes: Buffer): string {
+  return bytes
+    .subarray(0, EXCERPT_BYTES)
+    .toString("utf8")
+    .replace(CONTROL, "")
+    .replace(LONE_SURROGATE, "\uFFFD")
+    .slice(0, EXCERPT_BYTES);
+}
+
+interface PostAnswer {
+  status?: number;
+  error?: string;
+  excerpt?: string;
+}
+
 /**
  * One POST to the checked address, no redirects, bounded by WEBHOOK_TIMEOUT_MS; the answer's
- * first KB is kept as an excerpt for the owner's console.
+ * first KB is kept, sanitised, as an excerpt for the owner's console.
  */
 export async function postWebhook(
   deps: CoreDeps,
   target: string,
   body: string,
   headers: Record<string, string>,
-): Promise<{ status?: number; error?: string; excerpt?: string }> {
+): Promise<PostAnswer> {
   const answer = await pinnedRequest(new URL(target), {
     method: "POST",
     headers,
@@ -293,6 +433,6 @@ export async function postWebhook(
     excerptBytes: EXCERPT_BYTES,
   });
   return answer.ok
-    ? { status: answer.status, excerpt: answer.body.toString("utf8") }
-    : { error: answer.error };
+    ? { status: answer.status, excerpt: answerExcerpt(answer.body) }
+    : { error: answer.error?.replace(CONTROL, "").slice(0, EXCERPT_BYTES) };
 }

@@ -3,15 +3,18 @@ import { schema } from "@switchboard/db";
 import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { toAgentEvent } from "../events/append-event";
+import { readVisibleEvent } from "../events/event-visibility";
 import { explainDeliveryError } from "./explain-delivery-error";
 
-const { events, webhookDeliveries } = schema;
+const { webhookDeliveries } = schema;
 
 /** One event's delivery in full, for the detail panel of the owner's webhook page. */
 export interface WebhookDeliveryDetail extends WebhookDelivery {
-  /** The latest attempt's request: the headers it sent (null before the first) and the body. */
-  request: { headers: Record<string, string> | null; body: string };
+  /**
+   * The latest attempt's request: the headers it sent (null before the first) and the body as
+   * the agent may see the event now (masked or null as the person's current grants say).
+   */
+  request: { headers: Record<string, string> | null; body: string | null };
   /** The receiver's answer to the latest attempt. */
   response: { httpStatus: number | null; excerpt: string | null };
   attemptedAt: string | null;
@@ -26,13 +29,13 @@ export async function getWebhookDeliveryDetail(
   agentId: string,
   eventId: string,
 ): Promise<WebhookDeliveryDetail> {
-  const [row] = await deps.db
-    .select({ delivery: webhookDeliveries, event: events })
+  const [delivery] = await deps.db
+    .select()
     .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.eventId, eventId)));
-  if (!row) throw new CoreError("not_found", `No delivery of ${eventId} for this agent`);
-  const { delivery, event } = row;
+  if (!delivery) throw new CoreError("not_found", `No delivery of ${eventId} for this agent`);
+  // The owner reads exactly what the agent may read of the event now, never the stored payload.
+  const event = await readVisibleEvent(deps.db, agentId, eventId);
   const iso = (date: Date | null) => date?.toISOString() ?? null;
   return {
     eventId: delivery.eventId,
@@ -47,7 +50,7 @@ export async function getWebhookDeliveryDetail(
     updatedAt: delivery.updatedAt.toISOString(),
     request: {
       headers: delivery.requestHeaders ?? null,
-      body: JSON.stringify(toAgentEvent(event), null, 2),
+      body: event && JSON.stringify(event, null, 2),
     },
     response: { httpStatus: delivery.httpStatus, excerpt: delivery.responseExcerpt },
     attemptedAt: iso(delivery.attemptedAt),

@@ -4,7 +4,7 @@ import { and, desc, eq, isNull, notLike, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newSecret } from "../secrets";
-import { checkWebhookUrl, type UrlPolicy } from "./address-policy";
+import { checkWebhookTarget, checkWebhookUrl, type UrlPolicy } from "./address-policy";
 import { enqueueWebhookDrains } from "./drain-jobs";
 import { currentSealPrefix, openSecret, sealSecret } from "./sealed-secret";
 
@@ -53,8 +53,9 @@ export async function getWebhook(deps: CoreDeps, agentId: string): Promise<Agent
 }
 
 /**
- * `PUT /webhook`: sets the URL (checked: https, public host, no credentials) with a new secret,
- * shown once; the webhook is active again. A first webhook receives only events after now:
+ * `PUT /webhook`: sets the URL (checked: https, no credentials, a public host whose name does
+ * not resolve to a private address now) with a new secret, shown once; the webhook is active
+ * again. A first webhook receives only events after now:
  * deliveries are made when an event commits, for the webhooks that exist then.
  */
 export async function putWebhook(
@@ -62,7 +63,10 @@ export async function putWebhook(
   agentId: string,
   url: string,
 ): Promise<AgentWebhookWithSecret> {
-  const checked = checkWebhookUrl(url, webhookPolicy(deps)).toString();
+  const policy = webhookPolicy(deps);
+  const parsed = checkWebhookUrl(url, policy);
+  await checkWebhookTarget(parsed, policy);
+  const checked = parsed.toString();
   const secret = newSecret("whsec_");
   const sealed = await sealSecret(deps, agentId, secret);
   const now = deps.clock.now();
@@ -183,7 +187,8 @@ export async function sealStoredWebhookSecrets(deps: CoreDeps): Promise<number> 
 
 /**
  * The owner's "Resume and retry": a disabled webhook is active again with a clean failure count,
- * and every dead event is delivered again from its first attempt.
+ * and every dead event is delivered again from its first attempt: those that failed and those
+ * committed while it was off (held, never attempted), all in seq order by the agent's drain.
  */
 export async function resumeWebhook(
   deps: CoreDeps,
@@ -199,7 +204,7 @@ export async function resumeWebhook(
     if (!row) throw new CoreError("not_found", "This agent has no webhook");
     const requeued = await tx
       .update(webhookDeliveries)
-      .set({ status: "pending", attempts: 0, nextAttemptAt: now, updatedAt: now })
+      .set({ status: "pending", attempts: 0, error: null, nextAttemptAt: now, updatedAt: now })
       .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.status, "dead")))
       .returning({ id: webhookDeliveries.id });
     if (requeued.length > 0) await enqueueWebhookDrains(tx, [agentId]);
@@ -207,16 +212,29 @@ export async function resumeWebhook(
   });
 }
 
+/** Which deliveries the owner's log shows: one event's, or those in one status. */
+export interface DeliveryFilter {
+  eventId?: string;
+  status?: WebhookDelivery["status"];
+}
+
 /** The newest deliveries of an agent's webhook, for the owner's console and CLI. */
 export async function listWebhookDeliveries(
   deps: CoreDeps,
   agentId: string,
   limit = 50,
+  filter: DeliveryFilter = {},
 ): Promise<WebhookDelivery[]> {
   const rows = await deps.db
     .select()
     .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.agentId, agentId))
+    .where(
+      and(
+        eq(webhookDeliveries.agentId, agentId),
+        filter.eventId ? eq(webhookDeliveries.eventId, filter.eventId) : undefined,
+        filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
+      ),
+    )
     .orderBy(desc(webhookDeliveries.eventSeq))
     .limit(limit);
   return rows.map((row) => ({
@@ -231,4 +249,22 @@ export async function listWebhookDeliveries(
     nextAttemptAt: iso(row.nextAttemptAt),
     updatedAt: row.updatedAt.toISOString(),
   }));
+}
+
+/**
+ * How many of the agent's events "Resume and retry" would send: every dead delivery, of which
+ * `held` were committed while the webhook was off and never attempted.
+ */
+export async function countWaitingDeliveries(
+  deps: CoreDeps,
+  agentId: string,
+): Promise<{ waiting: number; held: number }> {
+  const [row] = await deps.db
+    .select({
+      waiting: sql<number>`count(*)::int`,
+      held: sql<number>`(count(*) filter (where ${webhookDeliveries.attempts} = 0))::int`,
+    })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.status, "dead")));
+  return { waiting: row?.waiting ?? 0, held: row?.held ?? 0 };
 }

@@ -1,28 +1,50 @@
+import { WebhookDelivery } from "@switchboard/contract";
 import {
+  countWaitingDeliveries,
   deleteWebhook,
   explainDeliveryError,
   getWebhook,
   getWebhookDeliveryDetail,
+  listWebhookAlerts,
   listWebhookDeliveries,
   putWebhook,
+  redeliverWebhookEvent,
   resumeWebhook,
   retryWebhookDelivery,
   rotateWebhookSecret,
   sendWebhookTestEvent,
 } from "@switchboard/core";
 import { z } from "zod";
-import { ownedAgentProcedure, router } from "../init";
+import { ownedAgentProcedure, protectedProcedure, router } from "../init";
 
-const event = z.object({ eventId: z.string().min(1) });
+const event = z.object({ eventId: z.string().min(1).max(100) });
+
+/** The delivery log's filters: one event, or one status. */
+const logFilter = z.object({
+  eventId: z.string().trim().max(100).optional(),
+  status: WebhookDelivery.shape.status.optional(),
+});
 
 /** An owned agent's webhook, as the owner watches and manages it (the same core as the API). */
 export const webhooksRouter = router({
-  /** The webhook, its newest deliveries, and each failure in words. */
-  get: ownedAgentProcedure.query(async ({ ctx }) => {
-    const webhook = await getWebhook(ctx.deps, ctx.agent.id);
-    const deliveries = await listWebhookDeliveries(ctx.deps, ctx.agent.id, 50);
+  /** The caller's agents whose webhook is failing (half-way to disabled) or off: the banner. */
+  alerts: protectedProcedure.query(({ ctx }) => listWebhookAlerts(ctx.deps, ctx.user.id)),
+  /**
+   * The webhook, its newest deliveries (filtered by event id or status), each failure in words,
+   * and how many events "Resume and retry" would send.
+   */
+  get: ownedAgentProcedure.input(logFilter).query(async ({ ctx, input }) => {
+    const [webhook, deliveries, waiting] = await Promise.all([
+      getWebhook(ctx.deps, ctx.agent.id),
+      listWebhookDeliveries(ctx.deps, ctx.agent.id, 50, {
+        ...(input.eventId && { eventId: input.eventId }),
+        ...(input.status && { status: input.status }),
+      }),
+      countWaitingDeliveries(ctx.deps, ctx.agent.id),
+    ]);
     return {
       agent: { id: ctx.agent.id, num: ctx.agent.num, displayName: ctx.agent.displayName },
+      waiting,
       webhook: webhook && {
         ...webhook,
         lastProblem: explainDeliveryError(webhook.lastError, null),
@@ -49,4 +71,8 @@ export const webhooksRouter = router({
   retry: ownedAgentProcedure
     .input(event)
     .mutation(({ ctx, input }) => retryWebhookDelivery(ctx.deps, ctx.agent.id, input.eventId)),
+  /** "Resend": the event again, delivered or not, as a new attempt of the same id. */
+  redeliver: ownedAgentProcedure
+    .input(event)
+    .mutation(({ ctx, input }) => redeliverWebhookEvent(ctx.deps, ctx.agent.id, input.eventId)),
 });

@@ -96,6 +96,7 @@ export default function StatusPage() {
                   <tr>
                     <th scope="col">Agent</th>
                     <th scope="col">State</th>
+                    <th scope="col">Recent failures</th>
                     <th scope="col">Last failure</th>
                     <th scope="col">What to check</th>
                   </tr>
@@ -113,12 +114,25 @@ export default function StatusPage() {
                       </td>
                       <td data-label="State">
                         <span className={`badge ${hook.state === "active" ? "warn" : "bad"}`}>
-                          {hook.state === "active"
-                            ? `Failing (${hook.consecutiveFailures} in a row)`
-                            : hook.state === "disabled"
-                              ? "Disabled"
-                              : "Paused"}
+                          {hook.state === "disabled"
+                            ? "Disabled"
+                            : hook.state === "paused"
+                              ? "Paused"
+                              : hook.retrying > 0
+                                ? `Retrying ${hook.retrying}`
+                                : hook.consecutiveFailures > 0
+                                  ? `Failing (${hook.consecutiveFailures} in a row)`
+                                  : "Some recent failures"}
                         </span>
+                      </td>
+                      <td
+                        data-label="Recent failures"
+                        className="nowrap"
+                        data-testid="failure-rate"
+                      >
+                        {hook.recent > 0
+                          ? `${Math.round(hook.failureRate * 100)}% of the last ${hook.recent}`
+                          : "—"}
                       </td>
                       <td data-label="Last failure" className="nowrap">
                         {hook.lastFailureAt ? formatRelative(hook.lastFailureAt) : "—"}

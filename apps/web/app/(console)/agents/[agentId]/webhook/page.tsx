@@ -16,6 +16,7 @@ import type { RouterOutputs } from "~/trpc/router";
 type WebhookData = RouterOutputs["webhooks"]["get"];
 type Webhook = NonNullable<WebhookData["webhook"]>;
 type Delivery = WebhookData["deliveries"][number];
+type LogFilter = { eventId?: string; status?: Delivery["status"] };
 
 /**
  * An agent's webhook for its owner: where events go, whether deliveries work (in words), each
@@ -26,8 +27,11 @@ export default function WebhookPage({ params }: { params: Promise<{ agentId: str
   const { agentId } = use(params);
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  const [filter, setFilter] = useState<LogFilter>({});
   // Deliveries happen in the worker on their own schedule; keep the page current.
-  const data = useQuery(trpc.webhooks.get.queryOptions({ agentId }, { refetchInterval: 3000 }));
+  const data = useQuery(
+    trpc.webhooks.get.queryOptions({ agentId, ...filter }, { refetchInterval: 3000 }),
+  );
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const withSecret = {
@@ -45,7 +49,8 @@ export default function WebhookPage({ params }: { params: Promise<{ agentId: str
   const error = shownError(rotate.error ?? resume.error ?? remove.error ?? test.error);
   const webhook = data.data?.webhook ?? null;
   const deliveries = data.data?.deliveries ?? [];
-  const dead = deliveries.filter((d) => d.status === "dead").length;
+  const waiting = data.data?.waiting ?? { waiting: 0, held: 0 };
+  const dead = waiting.waiting;
   const agentName = data.data?.agent.displayName ?? data.data?.agent.num ?? "Agent";
 
   return (
@@ -92,6 +97,14 @@ export default function WebhookPage({ params }: { params: Promise<{ agentId: str
               No webhook yet: events wait for long-poll or the stream.
             </p>
           )
+        )}
+        {webhook && webhook.state !== "active" && waiting.waiting > 0 && (
+          <p className="hint" data-testid="webhook-waiting">
+            {waiting.waiting === 1 ? "1 event waiting" : `${waiting.waiting} events waiting`}
+            {waiting.held > 0 ? ` (${waiting.held} committed while it was off)` : ""}. Resume and
+            retry sends them in order. Events older than the event log's retention are no longer
+            sent.
+          </p>
         )}
         <form
           className="url-form"
@@ -181,8 +194,11 @@ export default function WebhookPage({ params }: { params: Promise<{ agentId: str
       <section className="card" aria-labelledby="deliveries-heading">
         <h2 id="deliveries-heading">Deliveries</h2>
         <p className="muted">The newest 50 events and their latest attempt.</p>
+        <DeliveryFilter filter={filter} onChange={setFilter} />
         {data.data && deliveries.length === 0 ? (
-          <p className="empty">No deliveries yet.</p>
+          <p className="empty" data-testid="deliveries-none">
+            {filter.eventId || filter.status ? "No deliveries match." : "No deliveries yet."}
+          </p>
         ) : (
           <Deliveries
             agentId={agentId}
@@ -234,14 +250,12 @@ function Deliveries({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [open, setOpen] = useState<string | null>(null);
-  const retry = useMutation(
-    trpc.webhooks.retry.mutationOptions({
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }),
-    }),
-  );
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+  const retry = useMutation(trpc.webhooks.retry.mutationOptions({ onSuccess: refresh }));
+  const redeliver = useMutation(trpc.webhooks.redeliver.mutationOptions({ onSuccess: refresh }));
   return (
     <>
-      <FormError message={shownError(retry.error)?.message} />
+      <FormError message={shownError(retry.error ?? redeliver.error)?.message} />
       <table data-testid="webhook-deliveries" className="stack-on-phone">
         <thead>
           <tr>
@@ -302,6 +316,17 @@ function Deliveries({
                           data-testid="delivery-retry"
                         >
                           Retry now
+                        </button>
+                      )}
+                      {canRetry && d.status === "succeeded" && (
+                        <button
+                          type="button"
+                          className="secondary small"
+                          disabled={redeliver.isPending}
+                          onClick={() => redeliver.mutate({ agentId, eventId: d.eventId })}
+                          data-testid="delivery-resend"
+                        >
+                          Resend
                         </button>
                       )}
                       <button
@@ -384,6 +409,56 @@ function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId: string
   );
 }
 
+/** The delivery log's filters: one event by its id, or the deliveries in one status. */
+function DeliveryFilter({
+  filter,
+  onChange,
+}: {
+  filter: LogFilter;
+  onChange: (filter: LogFilter) => void;
+}) {
+  return (
+    <form
+      className="row"
+      aria-label="Filter deliveries"
+      onSubmit={onFormSubmit((form) => {
+        const eventId = String(form.get("eventId") ?? "").trim();
+        const status = String(form.get("status") ?? "") as Delivery["status"] | "";
+        onChange({ ...(eventId && { eventId }), ...(status && { status }) });
+      })}
+    >
+      <label htmlFor="delivery-event-filter" className="visually-hidden">
+        Event id
+      </label>
+      <input
+        id="delivery-event-filter"
+        name="eventId"
+        className="mono"
+        placeholder="evt_…"
+        defaultValue={filter.eventId ?? ""}
+        data-testid="delivery-filter-event"
+      />
+      <label htmlFor="delivery-status-filter" className="visually-hidden">
+        Status
+      </label>
+      <select
+        id="delivery-status-filter"
+        name="status"
+        defaultValue={filter.status ?? ""}
+        data-testid="delivery-filter-status"
+      >
+        <option value="">Any status</option>
+        <option value="succeeded">Delivered</option>
+        <option value="pending">Queued or retrying</option>
+        <option value="dead">Failed</option>
+      </select>
+      <button type="submit" className="secondary small" data-testid="delivery-filter-apply">
+        Filter
+      </button>
+    </form>
+  );
+}
+
 /** The answer to "Send test event": worked or not, in words, with what went over the wire. */
 function TestResult({ result }: { result: RouterOutputs["webhooks"]["sendTest"] }) {
   return (
@@ -420,7 +495,7 @@ function Exchange({
   testId,
 }: {
   headers: Record<string, string> | null;
-  body: string;
+  body: string | null;
   excerpt: string | null;
   testId?: string;
 }) {
@@ -438,7 +513,9 @@ function Exchange({
       </div>
       <div>
         <h4>Request body</h4>
-        <CodeBlock testId={testId && `${testId}-request-body`}>{body}</CodeBlock>
+        <CodeBlock testId={testId && `${testId}-request-body`}>
+          {body ?? "Not shown: the person no longer lets this agent see this event."}
+        </CodeBlock>
       </div>
       <div>
         <h4>Answer body (first 1 KB)</h4>
