@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { HSTS } from "~/server/console-origin";
 import { newNonce, pagePolicy } from "~/server/security-headers";
 
 /**
@@ -13,6 +14,9 @@ export function proxy(request: NextRequest): NextResponse {
   headers.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
+  // Next renders pages past the raw guard's HSTS; the settled origin (console-origin.ts) says https.
+  if (request.headers.get("x-forwarded-proto") === "https")
+    response.headers.set("Strict-Transport-Security", HSTS);
   return response;
 }
 

@@ -3,6 +3,7 @@ import type { AgentScope } from "@switchboard/contract";
 import { ApiError, agentScopes, type Operation, ops } from "@switchboard/contract";
 import fc from "fast-check";
 import type { z } from "zod";
+import { consoleSession } from "../support/console-session";
 import { newContact, newDeveloper } from "../support/fixtures";
 import { type RawAnswer, rawRequest } from "../support/raw-http";
 import { expect, test } from "../support/test";
@@ -296,6 +297,142 @@ test("paths no operation has get the envelope", async ({ baseURL }) => {
     ),
     { numRuns: numRuns * 4, seed, endOnFailure: false },
   );
+});
+
+/** Procedures of the console's tRPC router, for paths that reach a real one. */
+const procedures = [
+  "auth.me",
+  "auth.signUp",
+  "agents.list",
+  "agents.create",
+  "chats.send",
+  "chats.markRead",
+  "inbox.send",
+  "records.create",
+  "live.changes",
+  "instance.status",
+];
+const consolePath = fc.oneof(
+  fc
+    .array(fc.oneof(fc.constantFrom(...procedures), anyText.map(encode), rawSegment), {
+      minLength: 1,
+      maxLength: 12,
+    })
+    .chain((calls) =>
+      fc
+        .option(anyValue.map((input) => encode(JSON.stringify({ 0: { json: input } }))))
+        .map(
+          (input) =>
+            `/api/trpc/${calls.join(",")}${calls.length > 1 || input ? `?batch=1&input=${input ?? "{}"}` : ""}`,
+        ),
+    ),
+  fc
+    .oneof(
+      fc.constantFrom(
+        "csrf",
+        "session",
+        "providers",
+        "signin",
+        "signin/credentials",
+        "callback/credentials",
+        "signout",
+        "error?error=Configuration",
+        "_log",
+      ),
+      anyText.map(encode),
+      rawSegment,
+    )
+    .map((rest) => `/api/auth/${rest}`),
+  fc.oneof(anyText.map(encode), rawSegment).map((id) => `/api/console/media/${id}`),
+  fc
+    .oneof(
+      fc.constantFrom("constructor", "__proto__", "toString", "hasOwnProperty", "swagger-ui.css"),
+      anyText.map(encode),
+      rawSegment,
+    )
+    .map((file) => `/docs/assets/${file}`),
+  fc.constantFrom("/docs", "/docs/quickstart", "/signin", "/signup", "/chats"),
+);
+const oddHost = fc.constantFrom("a:b:c", "[::1]:x", "evil.example", "x".repeat(300), "a b", "u@h");
+const oddHeaders = fc.record(
+  {
+    Host: oddHost,
+    "X-Forwarded-Host": fc.oneof(oddHost, fc.constant("evil.example, b")),
+    "X-Forwarded-Proto": fc.constantFrom("https", "http", "gopher", "a:b", "https, http"),
+    "X-Forwarded-For": fc.constantFrom("::1", "garbage", "1.2.3.4, x", "[::1]:x"),
+    "X-Forwarded-Port": fc.constantFrom("99999", "x"),
+    Origin: fc.constantFrom("null", "http://evil.example", "a:b:c", "http://[::1]:x"),
+    "Content-Type": fc.constantFrom(
+      "application/json",
+      "application/x-www-form-urlencoded",
+      "text/plain",
+      "multipart/form-data; boundary=zz",
+      "application/json; charset=latin1",
+    ),
+  },
+  { requiredKeys: [] },
+);
+const consoleBody = fc.oneof(
+  anyValue.map((value) => JSON.stringify(value) ?? "null"),
+  anyValue.map((value) => JSON.stringify({ 0: { json: value } })),
+  fc.constantFrom(
+    "not json",
+    "{",
+    "email=a%00&password=x",
+    "email=a%40b.example&password=%00&csrfToken=x&json=true",
+    "\u0000",
+    "1e999",
+    '{"email":"a\u0000","password":"x"}',
+  ),
+);
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** What an answer must never carry: an internal error's text, a query, a stack. */
+const INTERNALS =
+  /Failed query|rate_counters|Invalid URL|DrizzleQueryError|PostgresError|at \/|\.ts:\d/;
+
+test("console routes (tRPC, /api/auth, /api/console, /docs) with odd headers: never a 5xx, never internals", async ({
+  baseURL,
+}) => {
+  test.slow();
+  const { cookie } = await consoleSession(baseURL as string);
+  await fc.assert(
+    fc.asyncProperty(
+      consolePath,
+      oddHeaders,
+      fc.boolean(),
+      fc.constantFrom("GET", "POST"),
+      consoleBody,
+      async (path, headers, signedIn, method, body) => {
+        const sent: Record<string, string> = { ...headers, ...(signedIn && { Cookie: cookie }) };
+        const answer = await rawRequest(
+          baseURL as string,
+          method,
+          path,
+          sent,
+          method === "POST" ? body : undefined,
+        );
+        const where = `${method} ${path} ${JSON.stringify(headers)} → ${answer.status} ${answer.text.slice(0, 300)}`;
+        expect(answer.status, where).toBeGreaterThanOrEqual(200);
+        expect(answer.status, where).toBeLessThan(500);
+        expect(answer.text, where).not.toMatch(INTERNALS);
+        const location = String(answer.headers.location ?? "");
+        expect(safeDecode(location), where).not.toMatch(INTERNALS);
+        // No proxy is trusted here: a forwarded host never becomes where a redirect goes.
+        if (headers["X-Forwarded-Host"] && !headers.Host)
+          expect(location, where).not.toContain("evil.example");
+      },
+    ),
+    { numRuns: numRuns * 4, seed, endOnFailure: false },
+  );
+  const after = await rawRequest(baseURL as string, "GET", "/api/healthz");
+  expect(after.status).toBe(200);
 });
 
 test("bytes that are not HTTP, and oversized headers, get the envelope and leave the service up", async ({

@@ -1,7 +1,4 @@
-import { type RunningService, startService } from "@switchboard/cli/service";
-import { createTestDatabase, dropDatabase } from "@switchboard/db/testing";
-import { servicePort } from "../support/ports";
-import { E2E_SERVICE_ENV } from "../support/service-env";
+import { ownService } from "../support/own-service";
 import { expect, test } from "../support/test";
 
 /**
@@ -10,29 +7,9 @@ import { expect, test } from "../support/test";
  * A service of its own, on a database of its own, so no other spec's sign-ups count here.
  */
 test.describe.configure({ mode: "serial" });
-const port = servicePort("signinLimits");
-const base = `http://127.0.0.1:${port}`;
-const adminUrl = process.env.E2E_DATABASE_ADMIN_URL as string;
-let service: RunningService;
-let database: { name: string; url: string };
-
-test.beforeAll(async () => {
-  test.setTimeout(120_000);
-  database = await createTestDatabase({
-    adminUrl,
-    template: process.env.E2E_DATABASE_TEMPLATE as string,
-  });
-  service = await startService({
-    databaseUrl: database.url,
-    port,
-    wsPort: port + 1,
-    env: { ...E2E_SERVICE_ENV, LIMIT_SIGNUPS_PER_IP: "3", LIMIT_SIGNIN_ATTEMPTS_PER_IP: "4" },
-    output: "ignore",
-  });
-});
-test.afterAll(async () => {
-  await service?.stop();
-  if (database) await dropDatabase(adminUrl, database.name);
+const base = ownService("signinLimits", {
+  LIMIT_SIGNUPS_PER_IP: "3",
+  LIMIT_SIGNIN_ATTEMPTS_PER_IP: "4",
 });
 
 const spoofed = (n: number) => ({ "X-Forwarded-For": `198.51.100.${n}` });

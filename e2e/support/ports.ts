@@ -9,6 +9,8 @@ const offsets = {
   signinLimits: 30, // +30, +31
   multiProcess: 40, // +40, +41
   shutdown: 50, // +50, +51
+  chaos: 60, // +60 … +63
+  consoleEdge: 70, // +70, +71
 } as const;
 
 export function servicePort(spec: keyof typeof offsets): number {

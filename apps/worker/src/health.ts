@@ -33,7 +33,7 @@ export function createWorkerServer(deps: CoreDeps): Server {
       return send(readiness.status === "ready" ? 200 : 503, readiness);
     }
     if (request.method === "GET" && path === "/metrics") {
-      if (!metricsAllowed(deps.config, request.headers.authorization))
+      if (!metricsAllowed(deps.config, request.headers.authorization, request.socket.remoteAddress))
         return send(401, {
           error: {
             code: "unauthorized",

@@ -12,6 +12,8 @@ const benches = [
   "stream-scale.ts",
   "webhooks.ts",
   "scale.ts",
+  "memory.ts",
+  "memory-ws.ts",
 ];
 for (const bench of benches) {
   const run = spawnSync(

@@ -64,6 +64,14 @@ export const ConfigSchema = z.object({
    * header is ignored (anyone can send one).
    */
   TRUST_PROXY_HOPS: count(0),
+  /**
+   * The console's public URL (`https://console.example.com`). Set, it is the console's origin for
+   * redirects, cookies, the Origin check and HSTS; unset, the request's Host is (and the proxy's
+   * X-Forwarded-Host/-Proto only when TRUST_PROXY_HOPS > 0).
+   */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  /** Console (tRPC) requests per person per minute, across every web process. */
+  LIMIT_CONSOLE_REQUESTS_PER_MIN: positive(600),
   LONGPOLL_MAX_WAIT_S: count(25),
   LONGPOLL_MAX_PARKED: positive(5),
 
@@ -105,6 +113,13 @@ export const ConfigSchema = z.object({
   TTS_COMMAND: z.string().optional(),
   /** Synthesis (and encoding to Opus) must finish within this, else `502 tts_failed`. */
   TTS_TIMEOUT_MS: positive(15_000),
+  /**
+   * Transcripts of people's voice notes; unset: pocketsphinx_continuous when it is on PATH (see
+   * voice/speech-to-text.ts). Run as `<command> <16 kHz mono WAV file>`, text on stdout.
+   */
+  STT_COMMAND: z.string().optional(),
+  /** One transcription (decoding and recognition) must finish within this, else it is retried. */
+  STT_TIMEOUT_MS: positive(60_000),
   /** Where espeak-ng and ffmpeg are looked for: the process's own PATH unless given. */
   PATH: z.string().default(process.env.PATH ?? ""),
 });

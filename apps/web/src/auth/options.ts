@@ -1,13 +1,17 @@
 import "server-only";
+import { findUnstorableText } from "@switchboard/contract";
 import {
   CoreError,
   endConsoleSession,
   ensureAuthSecret,
+  log,
   newConsoleSessionId,
   verifyCredentials,
 } from "@switchboard/core";
+import { describeError } from "@switchboard/db";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { z } from "zod";
 import { clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 
@@ -26,14 +30,17 @@ const SESSION_MAX_AGE_S = 30 * 24 * 3600;
 const sessionEnd = (started: number) => (started + SESSION_MAX_AGE_S) * 1000;
 
 /**
- * Whether the operator pinned the console's public URL. next-auth v4 reads NEXTAUTH_URL itself;
- * without it (and without AUTH_TRUST_HOST) it assumes http://localhost:3000 and would send every
- * redirect there. The console then trusts the host the request came to instead, as Auth.js's
- * `trustHost` does, so sign-in and sign-out work on any host and port.
+ * Whether the operator pinned the console's public URL (`PUBLIC_URL`, or next-auth's own
+ * NEXTAUTH_URL). Without one next-auth v4 assumes http://localhost:3000 unless AUTH_TRUST_HOST
+ * is set, and would send every redirect there. The web app's edge settles the origin headers of
+ * every request before next-auth reads them (`settleOriginHeaders`: PUBLIC_URL, else Host, with
+ * forwarded headers only from trusted proxies), so next-auth may trust them.
  */
-// biome-ignore lint/style/noProcessEnv: next-auth's own variable; read here only to know it is set.
-const pinnedUrl = process.env.NEXTAUTH_URL;
+// biome-ignore lint/style/noProcessEnv: read once; the config schema checks PUBLIC_URL too.
+const pinnedUrl = process.env.PUBLIC_URL || process.env.NEXTAUTH_URL;
 const publicUrlPinned = Boolean(pinnedUrl);
+// biome-ignore lint/style/noProcessEnv: next-auth's own switch, read from the environment only.
+process.env.AUTH_TRUST_HOST ??= "true";
 
 /** The host (and port) of the pinned public URL, when there is one. */
 export const pinnedHost = (() => {
@@ -44,7 +51,10 @@ export const pinnedHost = (() => {
   }
 })();
 
-/** The host (and port) a request was made to: the proxy's forwarded host, else its Host. */
+/**
+ * The host (and port) a request was made to: the settled forwarded host (see `pinnedUrl`), else
+ * its Host.
+ */
 export function requestHost(headers: Headers): string | undefined {
   return (
     (headers.get("x-forwarded-host") ?? headers.get("host"))?.split(",")[0]?.trim() || undefined
@@ -74,18 +84,51 @@ export function sameOriginRedirect(url: string, origin: string): string {
   return origin;
 }
 
+/** What a sign-in error that is not the person's says (no internal text leaves the server). */
+export const SIGN_IN_FAILED = "Signing in failed. Try again in a moment.";
+
+const SignInInput = z.object({
+  email: z.string().trim().max(320).pipe(z.email()),
+  password: z.string().min(1).max(1024),
+});
+
+/**
+ * The sign-in form's email and password, or null when they could not be an account's (no
+ * email, too long, NUL or lone surrogates): such a sign-in fails like a wrong password, before
+ * any query or limit counter sees it.
+ */
+export function signInInput(
+  credentials: Record<string, unknown> | undefined,
+): { email: string; password: string } | null {
+  const parsed = SignInInput.safeParse(credentials ?? {});
+  if (!parsed.success || findUnstorableText(parsed.data).length > 0) return null;
+  return parsed.data;
+}
+
+/**
+ * next-auth's logger, into the service's one (pino): codes and described errors, never
+ * next-auth's own console lines. Its NEXTAUTH_URL warning is moot (see `pinnedUrl`).
+ */
+export const authLogger: NonNullable<AuthOptions["logger"]> = {
+  error(code, metadata) {
+    const cause =
+      metadata instanceof Error ? metadata : (metadata as { error?: unknown } | undefined)?.error;
+    log.error({ code, err: cause ? describeError(cause) : undefined }, "next-auth error");
+  },
+  warn(code) {
+    if (code !== "NEXTAUTH_URL") log.warn({ code }, "next-auth warning");
+  },
+  debug(code) {
+    log.debug({ code }, "next-auth debug");
+  },
+};
+
 function buildAuthOptions(secret: string, origin: string | undefined): AuthOptions {
   return {
     secret,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
     pages: { signIn: "/signin" },
-    logger: {
-      // Its NEXTAUTH_URL warning says redirects may go to the wrong host; the console's
-      // `redirect` below already keeps them on the request's host.
-      warn(code) {
-        if (code !== "NEXTAUTH_URL") console.warn(`[next-auth][warn][${code}]`);
-      },
-    },
+    logger: authLogger,
     events: {
       // The cookie goes from this browser; the session ends everywhere (a copy of the cookie
       // saved before now no longer works). A failure is logged by next-auth (SIGNOUT_ERROR).
@@ -103,19 +146,24 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
           password: { label: "Password", type: "password" },
         },
         async authorize(credentials, req) {
-          if (!credentials?.email || !credentials.password) return null;
+          // Checked before any query: what could not be an account's email never reaches one.
+          const input = signInInput(credentials);
+          if (!input) return null;
           const deps = getDeps();
           const network = clientNetwork(
             new Headers(req.headers as Record<string, string>),
             deps.config.TRUST_PROXY_HOPS,
           );
-          const user = await verifyCredentials(deps, credentials.email, credentials.password, {
+          const user = await verifyCredentials(deps, input.email, input.password, {
             network,
           }).catch((error) => {
-            // The sign-in page shows this message as it is ("Too many … Try again in 5 minutes.").
+            // next-auth puts a thrown message in the error page's URL: only our own words go
+            // there. The sign-in page shows the limit's message ("Too many … Try again in 5
+            // minutes."); anything else is logged and answered with a generic one.
             if (error instanceof CoreError && error.code === "rate_limited")
               throw new Error(error.message);
-            throw error;
+            log.error({ err: describeError(error) }, "sign-in failed");
+            throw new Error(SIGN_IN_FAILED);
           });
           return user ? { id: user.id, name: user.displayName, num: user.num } : null;
         },

@@ -14,6 +14,12 @@ export const PEER_HEADER = "x-switchboard-peer";
  * alone, IPv6 ones by their /64 (one subscriber's whole block). Null when unknown.
  */
 export function clientNetwork(headers: Headers, hops: number): string | null {
+  const client = clientAddress(headers, hops);
+  return client ? networkOf(client) : null;
+}
+
+/** The client's address as `clientNetwork` finds it (not reduced to a network); null when unknown. */
+export function clientAddress(headers: Headers, hops: number): string | null {
   const peer = headers.get(PEER_HEADER)?.trim();
   if (!peer) return null;
   const forwarded = (headers.get("x-forwarded-for") ?? "")
@@ -21,8 +27,7 @@ export function clientNetwork(headers: Headers, hops: number): string | null {
     .map((part) => part.trim())
     .filter(Boolean);
   const chain = [...forwarded, peer];
-  const client = chain[Math.max(0, chain.length - 1 - hops)];
-  return client ? networkOf(client) : null;
+  return chain[Math.max(0, chain.length - 1 - hops)] || null;
 }
 
 export function networkOf(address: string): string | null {
@@ -43,4 +48,10 @@ export function networkOf(address: string): string | null {
     .slice(0, 4)
     .map((g) => g.replace(/^0+(?=.)/, ""))
     .join(":")}::/64`;
+}
+
+/** The client's address family (a token's "last used from"); null when unknown. */
+export function clientFamily(headers: Headers, hops: number): "ipv4" | "ipv6" | null {
+  const network = clientNetwork(headers, hops);
+  return network === null ? null : network.includes(":") ? "ipv6" : "ipv4";
 }

@@ -1,6 +1,8 @@
 import { type IncomingMessage, Server, type ServerResponse } from "node:http";
 import type { ApiError } from "@switchboard/contract";
+import { loadConfig } from "@switchboard/core";
 import { PEER_HEADER } from "./client-network";
+import { HSTS, type OriginSettings, settleOriginHeaders } from "./console-origin";
 import { API_POLICY } from "./security-headers";
 import { escapeIssues } from "./storable-input";
 
@@ -12,8 +14,11 @@ let installed = false;
  * - the socket's peer address goes into `PEER_HEADER`, replacing any such header a client sent;
  * - a request line whose percent-escapes are not UTF-8 is answered 400 `validation_error` here.
  *   Next would answer 500 for such a path, and quietly turn such a query value into U+FFFD.
+ * - the origin headers are settled (`settleOriginHeaders`): a Host or trusted forwarded header
+ *   that is not a host is answered 400 `malformed_request`, untrusted forwarded ones are dropped;
+ * - an answer served over https gets HSTS.
  */
-export function guardRawRequests(): void {
+export function guardRawRequests(settings: OriginSettings = loadConfig()): void {
   if (installed) return;
   installed = true;
   const emit = Server.prototype.emit;
@@ -21,16 +26,36 @@ export function guardRawRequests(): void {
     if (event === "request" || event === "upgrade") {
       const request = args[0] as IncomingMessage;
       request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
-      const issues = escapeIssues(request.url ?? "/");
-      if (event === "request" && issues.length > 0) {
-        refuse(args[1] as ServerResponse, {
-          error: { code: "validation_error", message: "The URL is not valid UTF-8", issues },
-        });
+      const odd = settleOriginHeaders(request.headers, settings);
+      if (event === "request") {
+        const response = args[1] as ServerResponse;
+        if (odd) {
+          refuse(response, { error: { code: "malformed_request", message: odd } });
+          return true;
+        }
+        const issues = escapeIssues(request.url ?? "/");
+        if (issues.length > 0) {
+          refuse(response, {
+            error: { code: "validation_error", message: "The URL is not valid UTF-8", issues },
+          });
+          return true;
+        }
+        if (overHttps(request)) response.setHeader("Strict-Transport-Security", HSTS);
+      } else if (odd) {
+        (request.socket as { destroy?: () => void } | undefined)?.destroy?.();
         return true;
       }
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as Server["emit"];
+}
+
+/** Served over https: TLS on this socket, or the console's settled origin is https. */
+function overHttps(request: IncomingMessage): boolean {
+  return (
+    (request.socket as { encrypted?: boolean } | undefined)?.encrypted === true ||
+    request.headers["x-forwarded-proto"] === "https"
+  );
 }
 
 function refuse(response: ServerResponse, body: ApiError): void {

@@ -57,7 +57,8 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         splitLink({
           condition: (op) => op.type === "subscription",
           true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
-          false: httpBatchLink({ url: "/api/trpc", transformer: superjson }),
+          // The server refuses batches over 10 calls (MAX_BATCH_CALLS in handler.ts).
+          false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: 10 }),
         }),
       ],
     }),

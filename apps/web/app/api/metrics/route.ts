@@ -1,13 +1,21 @@
 import { metricsAllowed, metricsText, registerDatabaseMetrics } from "@switchboard/core";
+import { clientAddress } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import { errorResponse } from "~/server/responses";
 
 export const dynamic = "force-dynamic";
 
-/** This web process's Prometheus metrics (behind METRICS_TOKEN when set). */
+/**
+ * This web process's Prometheus metrics: with METRICS_TOKEN set, only to its Bearer token;
+ * without it, only to a client on this machine (the client as TRUST_PROXY_HOPS finds it).
+ */
 export async function GET(request: Request) {
-  if (!metricsAllowed(getDeps().config, request.headers.get("authorization")))
-    return errorResponse("unauthorized", "Metrics need Authorization: Bearer <METRICS_TOKEN>");
+  const { config } = getDeps();
+  const client = clientAddress(request.headers, config.TRUST_PROXY_HOPS);
+  if (!metricsAllowed(config, request.headers.get("authorization"), client))
+    return config.METRICS_TOKEN
+      ? errorResponse("unauthorized", "Metrics need Authorization: Bearer <METRICS_TOKEN>")
+      : errorResponse("forbidden", "Metrics answer only on this machine, or set METRICS_TOKEN");
   registerDatabaseMetrics(getDeps());
   const { contentType, body } = await metricsText();
   return new Response(body, {

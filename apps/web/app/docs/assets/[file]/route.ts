@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { ownEntry } from "~/server/path-params";
 
 /** The renderer's files, served from this origin (no CDN). */
 const files: Record<string, string> = {
@@ -25,7 +26,7 @@ export async function GET(
   { params }: { params: Promise<{ file: string }> },
 ): Promise<Response> {
   const { file } = await params;
-  const type = files[file];
+  const type = ownEntry(files, file);
   if (!type) return new Response("Not found", { status: 404 });
   // The name is one of `files` (checked above): nothing for the bundler to trace.
   return new Response(await readFile(path.join(/*turbopackIgnore: true*/ dist(), file)), {

@@ -1,6 +1,7 @@
 import { getPersonMessageMedia } from "@switchboard/core";
 import { getSessionUser } from "~/auth/session";
 import { getDeps } from "~/server/deps";
+import { isMintedId } from "~/server/path-params";
 import { errorResponse, toErrorResponse } from "~/server/responses";
 import { storedObjectResponse } from "~/server/stored-object";
 
@@ -16,8 +17,11 @@ export async function GET(
 ): Promise<Response> {
   const user = await getSessionUser();
   if (!user) return errorResponse("unauthorized", "Sign in to the console first");
+  const { messageId } = await params;
+  if (!isMintedId(messageId, "msg"))
+    return errorResponse("not_found", "This message has no stored media");
   try {
-    const media = await getPersonMessageMedia(getDeps(), user.id, (await params).messageId);
+    const media = await getPersonMessageMedia(getDeps(), user.id, messageId);
     return storedObjectResponse(request, media);
   } catch (error) {
     return toErrorResponse(error, crypto.randomUUID());

@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
+import { startBenchService } from "./api-fixture";
+
+/**
+ * `npm run bench`, memory part (not in CI): what hostile, unauthenticated clients can make the
+ * service hold. Each case sends its load in parallel and samples the process's RSS (with its
+ * child processes) every 50 ms; the peak may grow at most `MAX_GROWTH_MB` over the level right
+ * before. Loopback only. Exits 1 when a case grows more.
+ *
+ * Cases on the worker (a client that floods stream frames without reading) plug in as more
+ * entries of `cases` with `process: "worker"`.
+ */
+const MAX_GROWTH_MB = 50;
+const PARALLEL = 20;
+const BODY_BYTES = 16 * 1024 * 1024;
+
+const dbServer = await startTestDatabaseServer();
+const database = await createTestDatabase(dbServer);
+const service = await startBenchService(database.url);
+const base = new URL(service.webUrl.replace("localhost", "127.0.0.1"));
+
+/** RSS in bytes of `pid` and every process under it (Next may run its server as a child). */
+function treeRss(pid: number): number {
+  let total = 0;
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      for (const child of children ? children.split(" ") : []) total += treeRss(Number(child));
+    }
+  } catch {
+    // the process ended while being read
+  }
+  return total;
+}
+
+/** One POST of `bytes`, written as fast as the server takes them; its status, or the error. */
+function post(path: string, contentType: string, bytes: number): Promise<string> {
+  const chunk = Buffer.alloc(256 * 1024, 0x61);
+  return new Promise((resolve) => {
+    const outgoing = request(
+      {
+        host: base.hostname,
+        port: base.port,
+        method: "POST",
+        path,
+        agent: false,
+        headers: { "Content-Type": contentType, "Content-Length": String(bytes) },
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(String(response.statusCode)));
+      },
+    );
+    outgoing.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? "error"));
+    let sent = 0;
+    const write = () => {
+      while (sent < bytes) {
+        const part = chunk.subarray(0, Math.min(chunk.byteLength, bytes - sent));
+        sent += part.byteLength;
+        if (!outgoing.write(part)) return void outgoing.once("drain", write);
+      }
+      outgoing.end();
+    };
+    write();
+  });
+}
+
+interface Case {
+  name: string;
+  process: "web" | "worker";
+  run: () => Promise<string[]>;
+}
+
+const parallel = (send: () => Promise<string>) => () =>
+  Promise.all(Array.from({ length: PARALLEL }, send));
+
+const cases: Case[] = [
+  {
+    name: `${PARALLEL} × 16 MB unauthenticated POST /api/trpc/chats.send`,
+    process: "web",
+    run: parallel(() => post("/api/trpc/chats.send", "application/json", BODY_BYTES)),
+  },
+  {
+    name: `${PARALLEL} × 16 MB POST /api/auth/callback/credentials (sign-in)`,
+    process: "web",
+    run: parallel(() =>
+      post("/api/auth/callback/credentials", "application/x-www-form-urlencoded", BODY_BYTES),
+    ),
+  },
+];
+
+let failed = false;
+try {
+  // Load the routes once, so what is measured is the load, not the first compile of a route.
+  await post("/api/trpc/chats.send", "application/json", 10);
+  await post("/api/auth/callback/credentials", "application/x-www-form-urlencoded", 10);
+  const rows: string[] = [];
+  for (const item of cases) {
+    const pid = service.pids()[item.process];
+    if (!pid) throw new Error(`no ${item.process} process`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const before = treeRss(pid);
+    let peak = before;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, treeRss(pid));
+    }, 50);
+    const started = Date.now();
+    const statuses = await item.run();
+    clearInterval(sampler);
+    peak = Math.max(peak, treeRss(pid));
+    const growth = (peak - before) / 1024 / 1024;
+    const counts = Object.entries(
+      statuses.reduce<Record<string, number>>((acc, s) => {
+        acc[s] = (acc[s] ?? 0) + 1;
+        return acc;
+      }, {}),
+    )
+      .map(([status, n]) => `${n}× ${status}`)
+      .join(", ");
+    const ok = growth < MAX_GROWTH_MB;
+    failed ||= !ok;
+    rows.push(
+      `| ${item.name} | ${Math.round(before / 1024 / 1024)} | ${Math.round(peak / 1024 / 1024)} | ${growth.toFixed(1)} | ${Date.now() - started} | ${counts} | ${ok ? "ok" : "OVER"} |`,
+    );
+  }
+  console.log(
+    [
+      `Memory under hostile load (RSS of the process and its children; limit +${MAX_GROWTH_MB} MB)`,
+      "",
+      "| case | before MB | peak MB | growth MB | ms | answers | |",
+      "|---|---|---|---|---|---|---|",
+      ...rows,
+    ].join("\n"),
+  );
+} finally {
+  await service.stop();
+  await dropDatabase(dbServer.adminUrl, database.name);
+  await dbServer.stop();
+}
+if (failed) process.exit(1);
