@@ -13,7 +13,7 @@ RUN npm run build && rm -rf apps/web/.next/cache
 
 FROM node:20-bookworm-slim
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends espeak-ng ffmpeg tini \
+  && apt-get install -y --no-install-recommends espeak-ng ffmpeg pocketsphinx pocketsphinx-en-us tini \
   && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 WS_PORT=3001 LOG_FORMAT=json NEXT_TELEMETRY_DISABLED=1
 WORKDIR /app

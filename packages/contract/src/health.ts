@@ -9,6 +9,8 @@ export const Health = z.object({
         engine: z.enum(["TTS_COMMAND", "espeak-ng"]).nullable(),
         audio: z.enum(["ogg/opus", "wav"]),
       }),
+      /** What people's voice notes are transcribed with (null: they get no transcript). */
+      transcription: z.object({ engine: z.enum(["STT_COMMAND", "pocketsphinx"]).nullable() }),
     })
     .optional(),
 });

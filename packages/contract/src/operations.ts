@@ -157,6 +157,11 @@ const conversationErrors = [
   "blocked",
   "not_found",
 ] as const;
+/**
+ * A call on a conversation that reaches the person (typing, read marks, reactions): a suspended
+ * person's account answers `recipient_suspended`, as a send does; reads do not (decision 0039).
+ */
+const reachErrors = [...conversationErrors, "recipient_suspended"] as const;
 /** Sending toward a person: every refusal of the send path. */
 const sendErrors = [
   "not_a_contact",
@@ -245,7 +250,7 @@ export const ops = {
     body: AgentReadRequest,
     status: 200,
     response: OkResponse,
-    errors: conversationErrors,
+    errors: reachErrors,
   }),
   setTyping: defineOperation({
     operationId: "setTyping",
@@ -259,7 +264,7 @@ export const ops = {
     optionalBody: true,
     status: 200,
     response: OkResponse,
-    errors: conversationErrors,
+    errors: reachErrors,
   }),
   getMessageAudio: defineOperation({
     operationId: "getMessageAudio",
@@ -290,7 +295,7 @@ export const ops = {
     body: AgentReactionRequest,
     status: 201,
     response: AgentReactionResponse,
-    errors: conversationErrors,
+    errors: reachErrors,
   }),
   removeReaction: defineOperation({
     operationId: "removeReaction",
@@ -302,7 +307,7 @@ export const ops = {
     scopes: ["messages:write"],
     status: 200,
     response: OkResponse,
-    errors: conversationErrors,
+    errors: reachErrors,
   }),
   proposeAction: defineOperation({
     operationId: "proposeAction",

@@ -5,14 +5,18 @@ import type { CoreDeps } from "./deps";
 import { log } from "./log";
 import { isDraining } from "./shutdown";
 import { speechSetup } from "./voice/speech-engine";
+import { transcriptionSetup } from "./voice/speech-to-text";
 
 /**
- * `GET /healthz`: ok when the database answers; and how this process serves `tts` voice sends
- * (its engine is looked up once, at start).
+ * `GET /healthz`: ok when the database answers; how this process serves `tts` voice sends and
+ * transcribes people's voice notes (its engines are looked up once, at start).
  */
 export async function checkHealth(deps: CoreDeps): Promise<Health> {
   const { engine, encoding } = speechSetup(deps.config);
-  const details = { speech: { engine: engine?.source ?? null, audio: encoding.format } };
+  const details = {
+    speech: { engine: engine?.source ?? null, audio: encoding.format },
+    transcription: { engine: transcriptionSetup(deps.config).engine?.source ?? null },
+  };
   try {
     await deps.db.execute(sql`select 1`);
     return { status: "ok", details };

@@ -6,18 +6,19 @@ import { newSecret } from "./secrets";
 const { instanceSettings } = schema;
 
 /**
- * The secret that signs console sessions: AUTH_SECRET when configured, otherwise one generated
- * on first boot and kept in the database, so every web process of the instance shares it.
+ * The secret that signs console sessions: AUTH_SECRET. `npm start` always sets it (kept in
+ * .data/keys.json, apps/cli/src/start/keys.ts) and the production roles refuse to start without
+ * it; only a process started bare (tests) falls back to one generated and kept in the database.
  */
 export async function ensureAuthSecret(deps: CoreDeps): Promise<string> {
   return deps.config.AUTH_SECRET ?? (keptSecret(deps, "auth_secret", true) as Promise<string>);
 }
 
 /**
- * The key material that seals secrets kept at rest (webhook signing secrets): SECRETS_KEY when
- * configured, otherwise one generated on first use and kept in the database like the session
- * secret, so every process agrees without configuration. `previous` is the kept key while
- * SECRETS_KEY is set, so values sealed before it was set still open (and are sealed again).
+ * The key material that seals secrets kept at rest (webhook signing secrets): SECRETS_KEY, set
+ * like AUTH_SECRET (only a bare process falls back to one kept in the database). `previous` is a
+ * key an earlier version kept in the database, so values sealed under it still open (and are
+ * sealed again).
  */
 export async function secretsKeyMaterial(
   deps: CoreDeps,

@@ -2,7 +2,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import {
   addContact,
+  addUserContact,
   blockAgent,
+  CoreError,
   findUser,
   listSelfMessages,
   removeContact,
@@ -37,20 +39,50 @@ const mimeByExtension: Record<string, string> = {
   ".gif": "image/gif",
   ".webp": "image/webp",
 };
-const mimeOf = (file: string) =>
-  mimeByExtension[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+/** A video's extensions (`.webm` is audio above: a voice note's recording). */
+const videoMimeByExtension: Record<string, string> = {
+  ".mp4": "video/mp4",
+  ".m4v": "video/mp4",
+  ".mov": "video/quicktime",
+  ".webm": "video/webm",
+  ".ogv": "video/ogg",
+};
+const mimeOf = (file: string, byExtension = mimeByExtension) =>
+  byExtension[path.extname(file).toLowerCase()] ?? "application/octet-stream";
+const pixels = (value: string | boolean | undefined) =>
+  str(value) === undefined ? undefined : Number(value);
 
 /** What a person does in the apps, for simulations and tests (spec/cli.md "As a person"). */
 export const personCommands = [
   command({
     name: "contact add",
-    usage: '--user USER --agent AGENT --grant S,...   (--grant "" grants nothing)',
-    flags: { ...userAgent, grant: { type: "string", required: true } },
+    usage:
+      '--user USER (--agent AGENT --grant S,... | --person USER)   (--grant "" grants nothing)',
+    flags: {
+      user: { type: "string", required: true },
+      agent: { type: "string" },
+      grant: { type: "string" },
+      person: { type: "string" },
+    },
     async run(flags, deps) {
+      const agent = str(flags.agent);
+      const person = str(flags.person);
+      // Another person (what an agent's `contacts_of_contacts` request privacy looks at).
+      if (person !== undefined && agent === undefined && flags.grant === undefined)
+        return addUserContact(deps, String(flags.user), person);
+      if (agent === undefined || flags.grant === undefined || person !== undefined)
+        throw new CoreError("validation_error", "Give --agent with --grant, or --person", {
+          issues: [
+            {
+              path: agent === undefined ? "agent" : "person",
+              message: "give --agent with --grant, or --person",
+            },
+          ],
+        });
       const { conversationId } = await addContact(
         deps,
         String(flags.user),
-        String(flags.agent),
+        agent,
         list(flags.grant),
       );
       return { conversationId };
@@ -108,7 +140,7 @@ export const personCommands = [
   command({
     name: "send",
     usage:
-      "--from USER --to AGENT [--type text|voice|image|document|location|...] [--content C] [--reply-to ID] [--audio FILE --duration S] [--image FILE] [--latitude X --longitude Y]",
+      "--from USER --to AGENT [--type text|voice|image|video|document|location|contact|sticker] [--content C] [--reply-to ID] [--audio FILE --duration S] [--image FILE] [--video FILE [--thumbnail PATH]] [--width W --height H] [--document FILE] [--latitude X --longitude Y] [--contact USER [--contact-name N]]",
     flags: {
       from: { type: "string", required: true },
       to: { type: "string", required: true },
@@ -118,14 +150,26 @@ export const personCommands = [
       audio: { type: "string" },
       duration: { type: "string" },
       image: { type: "string" },
+      video: { type: "string" },
+      thumbnail: { type: "string" },
+      width: { type: "string" },
+      height: { type: "string" },
       document: { type: "string" },
       latitude: { type: "string" },
       longitude: { type: "string" },
+      contact: { type: "string" },
+      "contact-name": { type: "string" },
     },
     async run(flags, deps) {
       const audio = str(flags.audio);
       const image = str(flags.image);
+      const video = str(flags.video);
       const document = str(flags.document);
+      // A shared contact is someone on the service: named by number or id, sent with both.
+      const contactRef = str(flags.contact);
+      const shared = contactRef ? await findUser(deps, contactRef) : undefined;
+      // Only the flags given become fields: the contract's per-type rules name any that do not
+      // belong to the type.
       const { message } = await sendPersonMessage(deps, String(flags.from), String(flags.to), {
         type: str(flags.type) ?? "text",
         content: str(flags.content),
@@ -135,12 +179,18 @@ export const personCommands = [
           audioDuration: str(flags.duration),
         }),
         ...(image && { imageData: fileDataUrl(image, mimeOf(image)) }),
+        ...(video && { videoData: fileDataUrl(video, mimeOf(video, videoMimeByExtension)) }),
+        thumbnailData: str(flags.thumbnail),
+        mediaWidth: pixels(flags.width),
+        mediaHeight: pixels(flags.height),
         ...(document && {
           documentData: fileDataUrl(document, mimeOf(document)),
           documentName: path.basename(document),
         }),
         latitude: str(flags.latitude),
         longitude: str(flags.longitude),
+        ...(shared && { sharedContactId: shared.id, sharedContactNum: shared.num }),
+        sharedContactName: str(flags["contact-name"]) ?? shared?.displayName ?? undefined,
       });
       return { message };
     },

@@ -7,14 +7,17 @@ import { type EmbeddedServer, startEmbeddedPostgres } from "@switchboard/db/embe
 import { migrateDatabase } from "@switchboard/db/migrate";
 import { clearInstance, dataDir, readInstance, writeInstance } from "../instance";
 import { ensureWebBuild } from "./build";
+import { type InstanceKeys, instanceKeys } from "./keys";
 import { startService } from "./service";
 
 /**
  * `npm start` (`switchboard start [--dev]`): the whole service on one machine. Without
  * DATABASE_URL it boots an embedded Postgres with its data in .data/pg (kept across runs); then
- * it migrates, builds the web app when needed, starts web and worker, and publishes the running
- * instance in .data/instance.json for the CLI. A web or worker process that dies is restarted
- * (with backoff); Ctrl-C stops everything, in order.
+ * it migrates, takes the instance's keys (AUTH_SECRET, SECRETS_KEY: from the environment, else
+ * kept in .data/keys.json, never in the database), builds the web app when needed, starts web
+ * and worker with them, and publishes the running instance in .data/instance.json for the CLI.
+ * A web or worker process that dies is restarted (with backoff); Ctrl-C stops everything, in
+ * order.
  */
 export async function runStart(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -81,8 +84,10 @@ async function start(dev: boolean): Promise<void> {
       new Promise((r) => setTimeout(r, 10_000)),
     ]);
   };
+  let keys: InstanceKeys;
   try {
     await migrateDatabase(databaseUrl);
+    keys = await instanceKeys(dataDir, databaseUrl);
     if (!dev) ensureWebBuild();
   } catch (error) {
     await stopDatabase();
@@ -94,6 +99,7 @@ async function start(dev: boolean): Promise<void> {
     port: config.PORT,
     wsPort: config.WS_PORT,
     dev,
+    env: { ...keys },
   }).catch(async (error) => {
     await stopDatabase();
     throw error;

@@ -16,6 +16,7 @@ import {
   log,
   metrics,
   sealStoredWebhookSecrets,
+  transcribeVoiceNote,
   unlockStaleJobs,
   withLogContext,
 } from "@switchboard/core";
@@ -24,7 +25,15 @@ import { Logger, type Runner, run, type Task, type WorkerEvents } from "graphile
 import pg from "pg";
 import type { ZodType } from "zod";
 
-type Tasks = { [N in JobName]: (deps: CoreDeps, payload: JobPayload<N>) => Promise<void> };
+/** Which try of its job a task is running (graphile-worker counts this one in `attempts`). */
+interface Attempt {
+  attempts: number;
+  maxAttempts: number;
+}
+
+type Tasks = {
+  [N in JobName]: (deps: CoreDeps, payload: JobPayload<N>, attempt: Attempt) => Promise<void>;
+};
 
 /** One entry per job of core's job registry; each task is a thin adapter over core. */
 const tasks: Tasks = {
@@ -42,6 +51,9 @@ const tasks: Tasks = {
   },
   webhook_deliver: async (deps, { deliveryId }) => {
     recordDelivery(await deliverWebhook(deps, deliveryId), deliveryId);
+  },
+  message_transcribe: async (deps, { messageId }, { attempts, maxAttempts }) => {
+    await transcribeVoiceNote(deps, messageId, { lastAttempt: attempts >= maxAttempts });
   },
 };
 
@@ -65,6 +77,7 @@ function runTask<N extends JobName>(
   name: N,
   payload: unknown,
   jobId: string,
+  attempt: Attempt,
 ): Promise<void> {
   return withLogContext({ job: name, jobId }, async () => {
     const started = performance.now();
@@ -78,7 +91,7 @@ function runTask<N extends JobName>(
             .map((issue) => `${issue.path.join(".") || "(payload)"}: ${issue.message}`)
             .join("; ")}`,
         );
-      await tasks[name](deps, parsed.data);
+      await tasks[name](deps, parsed.data, attempt);
       outcome = "done";
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
@@ -112,7 +125,10 @@ export async function startJobRunner(
     jobNames.map((name) => [
       name,
       (payload, helpers) =>
-        runTask(deps, name, payload, helpers.job.id).catch((error: unknown) => {
+        runTask(deps, name, payload, helpers.job.id, {
+          attempts: helpers.job.attempts,
+          maxAttempts: helpers.job.max_attempts,
+        }).catch((error: unknown) => {
           throw safeError(error);
         }),
     ]),

@@ -71,7 +71,8 @@ const refusedSendCodes = new Set([
  *
  * Unknown targets answer 404 (`not_found`; a message outside the agent's conversations is
  * unknown too). A conversation the agent is not in, or one that is not 1:1, answers `forbidden`.
- * Then, in this order: `recipient_suspended`, `blocked`, `not_a_contact`, `scope_not_granted`
+ * Then, in this order: `recipient_suspended` (calls that reach the person only, not reads),
+ * `blocked`, `not_a_contact`, `scope_not_granted`
  * (with `details.scope`), and for initiating calls `reply_window_closed` (24 h after the
  * person's last message in the chat, or `need.lastInboundAt`, by the injected clock). An initiating call refused for consent is
  * counted toward the agent's daily refused-send ceiling.
@@ -222,15 +223,17 @@ function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAcce
   if (need.ownMessageExempt && message?.senderId === agent.id)
     return access(contact?.addedAt ? (contact.grantedScopes as AgentScope[]) : []);
 
-  if (person.suspendedAt)
+  // A suspended account gets nothing from the agent (sends, typing, reactions, read marks:
+  // every `:write` call); what the agent reads of it (history, audio, records) stays readable
+  // under the person's grant, as it was (decision 0039).
+  const scopes: readonly AgentScope[] = typeof need.scope === "string" ? [need.scope] : need.scope;
+  if (person.suspendedAt && !scopes.every((scope) => scope.endsWith(":read")))
     throw new CoreError("recipient_suspended", "This person's account is suspended");
   if (contact?.blockedAt) throw new CoreError("blocked", "This person has blocked the agent");
   if (!contact?.addedAt)
     throw new CoreError("not_a_contact", "This person has not added the agent as a contact");
   const granted = contact.grantedScopes as AgentScope[];
-  const missing = (typeof need.scope === "string" ? [need.scope] : need.scope).find(
-    (scope) => !granted.includes(scope),
-  );
+  const missing = scopes.find((scope) => !granted.includes(scope));
   if (missing)
     throw new CoreError("scope_not_granted", `This person has not granted ${missing}`, {
       scope: missing,

@@ -259,6 +259,48 @@ describe("limits count emails as messages", () => {
     expect(await codeOf(first.start("S", "c", d))).toBe("rate_limited");
   });
 
+  it("a person's emails to people have the same limits: per recipient, and per minute across them", async () => {
+    const d = withEnv({ LIMIT_PER_RECIPIENT_PER_MIN: "2", LIMIT_MESSAGES_PER_MIN: "5" });
+    t.clock.set("2026-06-01T12:00:00Z");
+    const [sender, target, other, third, fourth, fifth] = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => createUser(t.deps, {})),
+    );
+    if (!sender || !target || !other || !third || !fourth || !fifth) throw new Error("no users");
+    const email = (to: string[], threadId?: string) =>
+      codeOf(
+        sendPersonEmail(
+          d,
+          sender.id,
+          threadId
+            ? { threadId, content: "again" }
+            : {
+                to,
+                subject: "Hi",
+                content: "spam?",
+              },
+        ),
+      );
+    expect(await email([target.num])).toBe("ok");
+    expect(await email([target.num])).toBe("ok");
+    // A third to the same person this minute, new thread or group alike: refused, and stored nothing.
+    expect(await email([target.num])).toBe("conversation_rate_limited");
+    expect(await email([other.num, target.num])).toBe("conversation_rate_limited");
+    expect(await listPersonEmailThreads(t.deps, target.id)).toHaveLength(2);
+    expect(await listPersonEmailThreads(t.deps, other.id)).toHaveLength(0);
+    // Across recipients: 5 a minute (the refused ones used up nothing).
+    const group = await sendPersonEmail(d, sender.id, {
+      to: [other.num, third.num],
+      subject: "Group",
+      content: "3",
+    });
+    expect(await email([], group.threadId)).toBe("ok");
+    expect(await email([fourth.num])).toBe("ok");
+    expect(await email([fifth.num])).toBe("rate_limited");
+    expect(await listPersonEmailThreads(t.deps, fifth.id)).toHaveLength(0);
+    t.clock.advance(60_000);
+    expect(await email([target.num])).toBe("ok");
+  });
+
   it("the daily message ceiling pauses the agent", async () => {
     const d = withEnv({ LIMIT_DAILY_MESSAGES: "3" });
     t.clock.set("2026-06-02T09:00:00Z");
@@ -427,7 +469,7 @@ describe("threads the agent cannot open", () => {
 });
 
 describe("a person's email", () => {
-  it("to several starts a group: every participant's inbox, unread counts, events to the agent", async () => {
+  it("to several starts a group: every participant's inbox, unread counts, and no event for the agent (it cannot open a group)", async () => {
     const { agent, person } = await inbox();
     const friend = await createUser(t.deps, { displayName: "Friend" });
     const sent = await sendPersonEmail(t.deps, person.id, {
@@ -452,17 +494,24 @@ describe("a person's email", () => {
     });
     expect((await listPersonEmailThreads(t.deps, person.id))[0]?.unreadCount).toBe(1);
     expect((await listPersonEmailThreads(t.deps, friend.id))[0]?.unreadCount).toBe(1);
-    // The agent hears of both; the friend never added it, so theirs is masked.
-    const events = await emailEvents(agent.id);
-    expect(events.map((e) => e.payload.from.id)).toEqual([person.id, friend.id]);
-    expect(events[0]?.payload.email).toMatchObject({ content: "Who is in?" });
-    expect(events[1]?.payload).toMatchObject({ email: null, subject: null });
     expect(answer.message.content).toBe("Me!");
+    // The agent is a member, but the Agent API neither lists nor opens group threads: it hears
+    // of neither email (an event would name a thread it gets `400 unsupported` for).
+    expect(await emailEvents(agent.id)).toEqual([]);
+    expect(await codeOf(getAgentEmailThread(t.deps, agent.id, sent.threadId))).toBe("unsupported");
 
-    // Someone who blocked the agent can still write to the group; the agent hears nothing of it.
+    // Someone who blocked the agent can still write to the group.
     await blockAgent(t.deps, person.id, agent.id);
     await sendPersonEmail(t.deps, person.id, { threadId: sent.threadId, content: "private" });
-    expect(await emailEvents(agent.id)).toHaveLength(2);
+    expect(await emailEvents(agent.id)).toEqual([]);
+    // A 1:1 thread with the same agent still reaches it.
+    await unblockAgent(t.deps, person.id, agent.id);
+    const direct = await sendPersonEmail(t.deps, person.id, {
+      to: [agent.num],
+      subject: "Just us",
+      content: "Hi",
+    });
+    expect((await emailEvents(agent.id)).map((e) => e.payload.threadId)).toEqual([direct.threadId]);
   });
 
   it("follows the chat's rules toward agents, and names real recipients", async () => {

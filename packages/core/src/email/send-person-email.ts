@@ -7,6 +7,7 @@ import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics } from "../events/notifier";
 import { findUser, toAgentUser } from "../identity/users";
+import { chargePersonSend } from "../limits/person-sends";
 import { emailReceivedEvent, toEmailMessage } from "./email-shape";
 import { findPersonThread } from "./person-threads";
 import { createThread, insertEmail } from "./threads";
@@ -20,8 +21,10 @@ type UserRow = Awaited<ReturnType<typeof findUser>>;
  * group), or a reply in a thread they are in. Emailing an agent follows the chat's rules: the
  * agent must be in their contacts and not blocked (for a group, checked when it is started; a
  * reply in a group reaches the agents the sender has not blocked). A new thread to a suspended
- * account is refused. In one transaction: the email, every person in the thread woken, and an
- * `email.received` for each agent in it, masked when read without the sender's `emails:read`.
+ * account is refused. Each email counts against the sender's per-minute limits (like an agent's
+ * sends: limits/person-sends.ts). In one transaction: the email, every person in the thread woken, and, in a
+ * 1:1 thread, `email.received` for the agent, masked when read without the sender's
+ * `emails:read`. An agent in a group thread gets no event (it cannot open the thread).
  */
 export async function sendPersonEmail(
   deps: CoreDeps,
@@ -74,6 +77,10 @@ export async function sendPersonEmail(
 
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
+    await chargePersonSend(tx, deps, {
+      senderId: sender.id,
+      recipientIds: recipients.map((user) => user.id),
+    });
     const thread =
       existing?.thread ??
       (await createThread(tx, now, {
@@ -89,13 +96,17 @@ export async function sendPersonEmail(
       tx,
       people.map((user) => `user:${user.id}` as const),
     );
-    await appendEvents(
-      tx,
-      now,
-      agents
-        .filter((agent) => !contactOf(agent.id)?.blockedAt)
-        .map((agent) => emailReceivedEvent(agent.id, thread, from, message)),
-    );
+    // An agent hears only of 1:1 threads: group threads are ones the Agent API can neither
+    // list nor open (400 unsupported), so an event for one would name a thread it cannot read
+    // (decision 0039).
+    if (!thread.isGroup)
+      await appendEvents(
+        tx,
+        now,
+        agents
+          .filter((agent) => !contactOf(agent.id)?.blockedAt)
+          .map((agent) => emailReceivedEvent(agent.id, thread, from, message)),
+      );
     return { threadId: thread.id, message };
   });
 }

@@ -24,6 +24,8 @@ export const jobPayloads = {
   action_expire: z.object({ actionId: z.string() }),
   /** Delivers the agent's due webhook deliveries in order (deliver-webhook.ts). */
   webhook_drain: z.object({ agentId: z.string() }),
+  /** A person's voice note to an agent gets its transcript (voice/transcribe-voice-note.ts). */
+  message_transcribe: z.object({ messageId: z.string() }),
   /** One delivery; only jobs enqueued before drains existed still carry it. */
   webhook_deliver: z.object({ deliveryId: z.number().int() }),
 } as const;

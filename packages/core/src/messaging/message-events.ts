@@ -26,12 +26,15 @@ export function messageReceivedEvent(
   return { agentId, personId: from.id, type: "message.received", payload };
 }
 
-/** `message.transcript` for a person's voice note; masked like `message.received` when read. */
+/**
+ * `message.transcript` for a person's voice note; masked like `message.received` when read.
+ * `transcript` is null when transcription gave up.
+ */
 export function messageTranscriptEvent(
   agentId: string,
   from: AgentUser,
   message: { id: string; conversationId: string },
-  transcript: string,
+  transcript: string | null,
 ): NewEvent {
   const payload: MessageTranscriptPayload = {
     conversationId: message.conversationId,

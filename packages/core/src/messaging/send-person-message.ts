@@ -6,6 +6,7 @@ import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
+import { enqueueTranscription } from "../voice/transcribe-voice-note";
 import { insertMessage, toAgentMessage } from "./compose-message";
 import { messageReceivedEvent } from "./message-events";
 import { findPersonChat } from "./person-chat";
@@ -19,7 +20,7 @@ const { agentContacts } = schema;
  * must have the agent in their contacts and not have blocked it. In one transaction: the
  * message, the person's reply window reopened (`lastInboundAt`), their open apps woken, and
  * `message.received` for the agent — masked, when read, without their `messages:read`; a voice
- * note's event carries its audio, never a transcript.
+ * note's event carries its audio, never a transcript (a job transcribes it, when it has none).
  */
 export async function sendPersonMessage(
   deps: CoreDeps,
@@ -46,6 +47,7 @@ export async function sendPersonMessage(
     const message = toAgentMessage(row, user.num);
     await notifyTopics(tx, [`user:${user.id}`]);
     await appendEvents(tx, now, [messageReceivedEvent(agent.id, toAgentUser(user), message)]);
+    await enqueueTranscription(tx, deps, row);
     return message;
   });
   return { message, conversationId };

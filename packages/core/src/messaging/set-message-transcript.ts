@@ -25,9 +25,32 @@ export async function setMessageTranscript(
   messageId: string,
   text: string,
 ): Promise<void> {
-  const transcript = parseInput(TranscriptText, text, "text");
+  await storeTranscript(deps, messageId, parseInput(TranscriptText, text, "text"), {
+    keepExisting: false,
+  });
+}
+
+/**
+ * The transcription job's ending (voice/transcribe-voice-note.ts): the text, or null when it gave
+ * up (`message.transcript` still fires, with `transcript: null`). A transcript already there
+ * (the CLI's, say) is kept: answers false and fires nothing.
+ */
+export function recordTranscriptionResult(
+  deps: CoreDeps,
+  messageId: string,
+  transcript: string | null,
+): Promise<boolean> {
+  return storeTranscript(deps, messageId, transcript, { keepExisting: true });
+}
+
+async function storeTranscript(
+  deps: CoreDeps,
+  messageId: string,
+  transcript: string | null,
+  { keepExisting }: { keepExisting: boolean },
+): Promise<boolean> {
   const now = deps.clock.now();
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const [row] = await tx
       .select({ message: messages, contact: agentContacts, sender: users })
       .from(messages)
@@ -53,10 +76,12 @@ export async function setMessageTranscript(
         "Only a person's voice note to an agent is transcribed by the service",
         { issues: [{ path: "message", message: "not a person's voice note to an agent" }] },
       );
+    if (keepExisting && row.message.transcript !== null) return false;
     await tx.update(messages).set({ transcript }).where(eq(messages.id, messageId));
     await notifyTopics(tx, [`user:${row.sender.id}`]);
     await appendEvents(tx, now, [
       messageTranscriptEvent(row.contact.agentId, toAgentUser(row.sender), row.message, transcript),
     ]);
+    return true;
   });
 }

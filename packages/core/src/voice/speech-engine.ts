@@ -32,7 +32,7 @@ export function speechSetup(config: Pick<Config, "TTS_COMMAND" | "PATH">): Speec
 const found = new Map<string, string | null>();
 
 /** The first executable file `name` in a PATH list, remembered for the process. */
-function findProgram(name: string, searchPath: string): string | null {
+export function findProgram(name: string, searchPath: string): string | null {
   const key = `${searchPath}\0${name}`;
   if (!found.has(key)) {
     const hit = searchPath

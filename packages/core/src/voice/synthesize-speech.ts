@@ -54,7 +54,7 @@ export async function synthesizeSpeech(
 }
 
 /** Runs a program on `input`, answering its stdout; rejects with a short reason. */
-function runProgram(
+export function runProgram(
   program: string,
   args: string[],
   input: string | Buffer,

@@ -66,7 +66,10 @@ describe("voice by default", () => {
   it("speaks with espeak-ng when TTS_COMMAND is unset, stored as Opus in Ogg (ffmpeg present)", async () => {
     const { deps, agent, speak } = await voiceChat();
     expect(await checkHealth(deps)).toMatchObject({
-      details: { speech: { engine: "espeak-ng", audio: "ogg/opus" } },
+      details: {
+        speech: { engine: "espeak-ng", audio: "ogg/opus" },
+        transcription: { engine: "pocketsphinx" },
+      },
     });
     const { message } = await speak("Your table for two is booked for eight o'clock.");
     expect(message).toMatchObject({
@@ -102,7 +105,7 @@ describe("voice by default", () => {
   it("answers 503 tts_unavailable only when no engine exists", async () => {
     const { deps, speak } = await voiceChat({ PATH: pathWith("ffmpeg") });
     expect(await checkHealth(deps)).toMatchObject({
-      details: { speech: { engine: null, audio: "ogg/opus" } },
+      details: { speech: { engine: null, audio: "ogg/opus" }, transcription: { engine: null } },
     });
     expect(await codeOf(speak("hello"))).toMatch(/^tts_unavailable/);
   });

@@ -1,8 +1,12 @@
 "use client";
 
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { normalizeAgentNumber } from "~/components/agent-number";
+import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
+import { useTRPC } from "~/trpc/client";
 
 /** Looks an agent up by its 800 number; its consent card opens below. */
 export function FindAgent({ initial = "" }: { initial?: string }) {
@@ -38,6 +42,56 @@ export function FindAgent({ initial = "" }: { initial?: string }) {
           Find
         </button>
       </form>
+    </section>
+  );
+}
+
+/**
+ * Adds another person to the signed-in person's contacts by their number: an agent whose
+ * request privacy is "contacts of contacts" can then be added when one of them has added it.
+ */
+export function AddPerson() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const add = useMutation(
+    trpc.chats.addPerson.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.chats.pathKey() }),
+    }),
+  );
+  const error = shownError(add.error);
+  const added = add.data?.contact;
+  return (
+    <section className="card" aria-labelledby="add-person-heading">
+      <h2 id="add-person-heading">Add a person</h2>
+      <p className="muted">
+        People you add are your contacts: some agents accept only contacts of their contacts.
+      </p>
+      <FormError message={error?.message} testId="add-person-error" />
+      <form
+        className="row align-end find-agent"
+        onSubmit={onFormSubmit((form) => add.mutate({ num: String(form.get("num") ?? "") }))}
+      >
+        <label>
+          Their number
+          <input
+            name="num"
+            className="mono"
+            inputMode="numeric"
+            placeholder="123-456-789"
+            required
+            autoComplete="off"
+            data-testid="add-person-number"
+          />
+        </label>
+        <button type="submit" disabled={add.isPending} data-testid="add-person-submit">
+          Add
+        </button>
+      </form>
+      {added && (
+        <p role="status" data-testid="add-person-done">
+          {added.displayName ?? added.num} is in your contacts.
+        </p>
+      )}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { Suspense } from "react";
 import { normalizeAgentNumber } from "~/components/agent-number";
 import { Icon } from "~/components/icon";
 import { ConsentCardView } from "../_components/consent-card";
-import { FindAgent } from "../_components/find-agent";
+import { AddPerson, FindAgent } from "../_components/find-agent";
 
 function AddAgent() {
   const agent = normalizeAgentNumber(useSearchParams().get("agent") ?? "");
@@ -25,6 +25,7 @@ function AddAgent() {
       </div>
       <FindAgent initial={agent} />
       {agent && <ConsentCardView agent={agent} />}
+      <AddPerson />
     </>
   );
 }

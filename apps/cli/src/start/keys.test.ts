@@ -1,0 +1,85 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { ensureAuthSecret, loadConfig } from "@switchboard/core";
+import { createTestDeps } from "@switchboard/core/testing";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { instanceKeys, keysFile } from "./keys";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps();
+});
+afterAll(() => t.close());
+
+const url = () => t.config.DATABASE_URL as string;
+const kept = async () =>
+  (
+    await t.deps.db.execute<{ key: string }>(
+      sql`select key from instance_settings where key in ('auth_secret', 'secrets_key') order by key`,
+    )
+  ).map((row) => row.key);
+
+describe("npm start's keys", () => {
+  it("are generated into a 0600 file under the data directory, never the database, and kept across starts", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
+    const first = await instanceKeys(dir, url(), {});
+    expect(first.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(first.SECRETS_KEY.length).toBeGreaterThanOrEqual(32);
+    expect(first.AUTH_SECRET).not.toBe(first.SECRETS_KEY);
+    expect(statSync(keysFile(dir)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(keysFile(dir), "utf8"))).toEqual(first);
+    expect(await kept()).toEqual([]);
+    // The processes take them as configuration (loadConfig accepts them).
+    expect(() => loadConfig({ DATABASE_URL: url(), ...first })).not.toThrow();
+    expect(await instanceKeys(dir, url(), {})).toEqual(first);
+  });
+
+  it("move keys an earlier version kept in the database into the file, and delete them there", async () => {
+    // What an earlier version left: both keys generated into instance_settings.
+    const authBefore = await ensureAuthSecret(t.deps);
+    await t.deps.db.execute(sql`insert into instance_settings (key, value, updated_at)
+      values ('secrets_key', ${JSON.stringify("s".repeat(43))}::jsonb, now())`);
+    expect(await kept()).toEqual(["auth_secret", "secrets_key"]);
+
+    const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
+    const keys = await instanceKeys(dir, url(), {});
+    expect(keys).toEqual({ AUTH_SECRET: authBefore, SECRETS_KEY: "s".repeat(43) });
+    expect(JSON.parse(readFileSync(keysFile(dir), "utf8"))).toEqual(keys);
+    expect(await kept()).toEqual([]);
+  });
+
+  it("use keys given in the environment as they are, writing none of them", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
+    const given = { AUTH_SECRET: "a".repeat(40), SECRETS_KEY: "b".repeat(40) };
+    expect(await instanceKeys(dir, url(), given)).toEqual(given);
+    expect(() => statSync(keysFile(dir))).toThrow();
+  });
+});
+
+describe("the production roles", () => {
+  const root = fileURLToPath(new URL("../../../../", import.meta.url));
+  const run = (script: string, env: Record<string, string>) =>
+    promisify(execFile)("npm", ["run", "-s", script], {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    );
+
+  it("refuse to start without AUTH_SECRET and SECRETS_KEY, naming them", async () => {
+    for (const role of ["web", "worker"]) {
+      const bare = await run(`start:${role}`, { DATABASE_URL: url() });
+      expect(bare.code).toBe(1);
+      expect(bare.stderr).toContain(`start:${role} needs AUTH_SECRET, SECRETS_KEY set`);
+      const half = await run(`start:${role}`, { DATABASE_URL: url(), AUTH_SECRET: "a".repeat(40) });
+      expect(half.code).toBe(1);
+      expect(half.stderr).toContain(`start:${role} needs SECRETS_KEY set`);
+    }
+  });
+});

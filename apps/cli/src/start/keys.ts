@@ -1,0 +1,91 @@
+import { randomBytes } from "node:crypto";
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createDb } from "@switchboard/db";
+
+/** The two keys a Switchboard instance needs: session signing, and sealing secrets at rest. */
+export interface InstanceKeys {
+  AUTH_SECRET: string;
+  SECRETS_KEY: string;
+}
+
+const NAMES = ["AUTH_SECRET", "SECRETS_KEY"] as const;
+/** Where versions before this file kept each generated key (instance_settings). */
+const LEGACY_ROWS = { AUTH_SECRET: "auth_secret", SECRETS_KEY: "secrets_key" } as const;
+
+export const keysFile = (dataDir: string) => path.join(dataDir, "keys.json");
+
+/**
+ * The keys `npm start` runs web and worker with: each one set in the environment is used as it
+ * is; else the one kept in `<dataDir>/keys.json` (mode 0600); else one generated and kept
+ * there. Never in the database: a dump would otherwise hold both the sealed secrets and the key
+ * that opens them. A key an earlier version kept in the database is moved into the file (and
+ * deleted from the database once the file holds it), so an existing install keeps its sessions
+ * and webhook secrets.
+ */
+export async function instanceKeys(
+  dataDir: string,
+  databaseUrl: string,
+  env: Partial<Record<string, string>> = process.env,
+): Promise<InstanceKeys> {
+  const file = keysFile(dataDir);
+  const kept = readKeys(file);
+  const { sql, close } = createDb(databaseUrl, { max: 1 });
+  try {
+    const rows = await sql<{ key: string; value: unknown }[]>`
+      select key, value from instance_settings
+      where key in ${sql(Object.values(LEGACY_ROWS))}`;
+    const legacy = new Map(rows.map((row) => [row.key, row.value]));
+    const keys = {} as InstanceKeys;
+    const toFile: Partial<InstanceKeys> = {};
+    for (const name of NAMES) {
+      const given = env[name];
+      if (given) {
+        keys[name] = given;
+        continue;
+      }
+      const fromDb = legacy.get(LEGACY_ROWS[name]);
+      toFile[name] =
+        kept[name] ??
+        (typeof fromDb === "string" && fromDb.length >= 32
+          ? fromDb
+          : randomBytes(32).toString("base64url"));
+      keys[name] = toFile[name];
+    }
+    if (NAMES.some((name) => toFile[name] !== undefined && toFile[name] !== kept[name]))
+      writeKeys(file, { ...kept, ...toFile });
+    else if (existsSync(file)) chmodSync(file, 0o600);
+    // Now that the file holds them, the database forgets them (a kept session secret is unused
+    // beside AUTH_SECRET anyway). A sealing key in the database that differs from the one in
+    // use stays: the worker opens what it sealed with it and seals that again (settings.ts
+    // calls it `previous`).
+    const forget = NAMES.filter((name) => {
+      const fromDb = legacy.get(LEGACY_ROWS[name]);
+      if (fromDb === undefined) return false;
+      return name === "AUTH_SECRET" || fromDb === keys[name];
+    }).map((name) => LEGACY_ROWS[name]);
+    if (forget.length > 0) await sql`delete from instance_settings where key in ${sql(forget)}`;
+    return keys;
+  } finally {
+    await close();
+  }
+}
+
+function readKeys(file: string): Partial<InstanceKeys> {
+  if (!existsSync(file)) return {};
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<Record<string, unknown>>;
+  const keys: Partial<InstanceKeys> = {};
+  for (const name of NAMES) {
+    const value = parsed[name];
+    if (typeof value === "string" && value.length >= 32) keys[name] = value;
+  }
+  return keys;
+}
+
+/** Written whole to a 0600 file beside it first, then renamed over: never half a key file. */
+function writeKeys(file: string, keys: Partial<InstanceKeys>): void {
+  const next = `${file}.${process.pid}.tmp`;
+  writeFileSync(next, `${JSON.stringify(keys, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(next, 0o600);
+  renameSync(next, file);
+}
