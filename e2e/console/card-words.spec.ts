@@ -119,8 +119,8 @@ test("a card for each platform skill (and a custom kind) says what it does in wo
   }
   // A pending card says when it expires, relative to now; a decided one when it was decided.
   await expect(cards.nth(14).getByTestId("card-expiry")).toHaveText(/^Expires in 2[34] h$/);
-  await expect(cards.nth(0).getByTestId("card-expiry")).toHaveText(
-    /^Approved \w{3},? \d+ \w{3}, \d{2}:\d{2}$/,
+  await expect(cards.nth(0).getByTestId("card-decision")).toHaveText(
+    /^Approved by you from the CLI at \d{2}:\d{2} with \d+ changes?$/,
   );
 });
 

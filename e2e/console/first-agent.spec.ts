@@ -43,6 +43,7 @@ test("sign up, create an agent, mint a token, call the API with it; pause and re
   });
 
   await page.getByTestId("agent-pause").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Pause agent" }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("paused");
   await expect(page.getByTestId("pause-reason")).toContainText("Paused by you");
   const paused = await request.get("/api/agent/v1/me", { headers: auth });
@@ -75,17 +76,17 @@ test("a token is shown once; revoking it (after confirming) ends its API access"
   await expect(page.getByTestId("token-value")).toHaveCount(0);
   await expect(page.getByTestId("token-list")).not.toContainText(token);
 
-  // Dismissing the confirmation keeps the token; accepting it revokes.
-  page.once("dialog", (dialog) => dialog.dismiss());
+  // Cancelling the confirmation keeps the token; confirming revokes.
   await page.getByTestId("token-revoke").click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("Revoke token");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
   await expect(page.getByTestId("token-list")).toContainText("active");
   expect((await request.get("/api/agent/v1/me", { headers: auth })).status()).toBe(200);
 
-  page.once("dialog", (dialog) => {
-    expect(dialog.message()).toContain("Revoke token");
-    return dialog.accept();
-  });
   await page.getByTestId("token-revoke").click();
+  await dialog.getByRole("button", { name: "Revoke token" }).click();
   await expect(page.getByTestId("token-list")).toContainText("revoked");
   const revoked = await request.get("/api/agent/v1/me", { headers: auth });
   expect(revoked.status()).toBe(401);

@@ -29,8 +29,8 @@ test("a developer key posts to the self chat, which the console shows; revoking 
   // No reload: the console's live subscription shows it.
   await expect(page.getByTestId("self-message")).toContainText(["deploy finished"]);
 
-  page.once("dialog", (dialog) => dialog.accept());
   await page.getByTestId("devkey-revoke").click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByTestId("devkey-list")).toContainText("revoked");
   const refused = await request.post("/api/v1/me/messages", {
     headers: auth,

@@ -128,16 +128,24 @@ describe("accounts", () => {
 
     const [byNum, byId, other] = await Promise.all([
       cli("token", "mint", "--agent", paused.num),
-      cli("token", "mint", "--agent", paused.id, "--expires", "2099-01-01T00:00:00+02:00"),
+      cli(
+        "token",
+        "mint",
+        "--agent",
+        paused.id,
+        "--expires",
+        "2099-01-01T00:00:00+02:00",
+        "--name",
+        "laptop",
+      ),
       cli("token", "mint", "--agent", ofSuspended.num),
     ]);
     expect(byNum.out).toEqual({ token: expect.stringMatching(/^sbat_/) });
     const principal = await authenticateAgent(t.deps, byId.out.token);
     expect(principal.agentId).toBe(paused.id);
-    expect((await listAgentTokens(t.deps, paused.id)).map((k) => k.expiresAt).sort()).toEqual([
-      "2098-12-31T22:00:00.000Z",
-      null,
-    ]);
+    expect(
+      (await listAgentTokens(t.deps, paused.id)).map((k) => `${k.expiresAt} ${k.name}`).sort(),
+    ).toEqual(["2098-12-31T22:00:00.000Z laptop", "null null"]);
     expect(await codeOf(authenticateAgent(t.deps, other.out.token))).toBe("ok");
 
     const round2 = await Promise.all([
@@ -179,6 +187,8 @@ describe("accounts", () => {
         "",
         "--expires",
         "2099-06-01T00:00:00Z",
+        "--name",
+        "deploy script",
       ),
     ]);
     expect(key).toEqual({ key: expect.any(String) });
@@ -187,10 +197,9 @@ describe("accounts", () => {
       scopes: ["self-chat:write"],
     });
     expect((await authenticateDeveloper(t.deps, scopeless.key)).scopes).toEqual([]);
-    expect((await listDeveloperKeys(t.deps, user.id)).map((k) => k.expiresAt).sort()).toEqual([
-      "2099-06-01T00:00:00.000Z",
-      null,
-    ]);
+    expect(
+      (await listDeveloperKeys(t.deps, user.id)).map((k) => `${k.expiresAt} ${k.name}`).sort(),
+    ).toEqual(["2099-06-01T00:00:00.000Z deploy script", "null null"]);
 
     expect((await cli("devkey", "revoke", "--key", key.key)).out).toEqual({ ok: true });
     expect(await codeOf(authenticateDeveloper(t.deps, key.key))).toBe("key_revoked");
@@ -262,12 +271,12 @@ describe("errors and help", () => {
     }
     expect(none.stdout).toBe(help.stdout);
     expect(help.stdout).toContain("  start [--dev]");
-    expect(help.stdout).toContain("  token mint --agent AGENT [--expires ISO]");
+    expect(help.stdout).toContain("  token mint --agent AGENT [--expires ISO] [--name NAME]");
     expect(help.stdout).toContain("  devkey revoke --key KEY");
     expect(group.stdout).toContain("  token revoke --token TOKEN");
     expect(group.stdout).not.toContain("devkey");
     expect(one.stdout).toBe(
-      "usage: switchboard devkey create --user USER --scopes S,... [--expires ISO]\n",
+      "usage: switchboard devkey create --user USER --scopes S,... [--expires ISO] [--name NAME]\n",
     );
   });
 });
@@ -401,6 +410,98 @@ describe("as a person", () => {
         )
       ).err.error.code,
     ).toBe("validation_error");
+  });
+});
+
+describe("send covers every message type", () => {
+  it("video (file and size) and contact (by number or id, with a name), each as its media group", async () => {
+    const person = await createUser(t.deps, {});
+    const owner = await createUser(t.deps, {});
+    const friend = await createUser(t.deps, { displayName: "Friend" });
+    const agent = await createAgent(t.deps, {
+      ownerId: owner.id,
+      displayName: "Viewer",
+      requestedScopes: ["messages:read"],
+    });
+    await addContact(t.deps, person.id, agent.id, ["messages:read"]);
+    const dir = mkdtempSync(`${tmpdir()}/sb-cli-`);
+    // The smallest MP4 the service recognizes: an `ftyp` box.
+    const mp4 = Buffer.alloc(64);
+    mp4.writeUInt32BE(24, 0);
+    mp4.write("ftypisom", 4, "latin1");
+    mp4.write("isommp41", 16, "latin1");
+    writeFileSync(`${dir}/clip.mp4`, mp4);
+    const send = (...flags: string[]) =>
+      cli("send", "--from", person.num, "--to", agent.num, ...flags);
+
+    const video = await send(
+      "--type",
+      "video",
+      "--video",
+      `${dir}/clip.mp4`,
+      "--width",
+      "640",
+      "--height",
+      "360",
+      "--content",
+      "look",
+    );
+    expect(video.code).toBe(0);
+    expect(video.out.message).toMatchObject({
+      type: "video",
+      content: "look",
+      video: { data: expect.stringMatching(/^\/objects\//), width: 640, height: 360 },
+    });
+
+    const byNum = await send("--type", "contact", "--contact", friend.num, "--contact-name", "Fr");
+    expect(byNum.out.message).toMatchObject({
+      type: "contact",
+      sharedContact: { id: friend.id, num: friend.num, name: "Fr" },
+    });
+    const byId = await send("--type", "contact", "--contact", friend.id);
+    expect(byId.out.message).toMatchObject({
+      type: "contact",
+      sharedContact: { id: friend.id, num: friend.num, name: "Friend" },
+    });
+
+    // A contact needs someone; a field of another type is named.
+    expect((await send("--type", "contact")).err.error.code).toBe("validation_error");
+    const wrong = await send("--type", "contact", "--contact", friend.id, "--width", "3");
+    expect(wrong.err.error.message).toMatch(/mediaWidth: not allowed on contact messages/);
+  });
+});
+
+describe("person-to-person contacts", () => {
+  it("contact add --person makes an agent's contacts_of_contacts request privacy reachable", async () => {
+    // The owner has their own agent added; the person knows the owner only once they add them.
+    const friend = await createUser(t.deps, { displayName: "Friend" });
+    const person = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, {
+      ownerId: friend.id,
+      displayName: "Picky",
+      requestedScopes: ["messages:read"],
+      requestPrivacy: "contacts_of_contacts",
+    });
+    await addContact(t.deps, friend.id, agent.id, []);
+    const addAgent = () =>
+      cli("contact", "add", "--user", person.num, "--agent", agent.num, "--grant", "");
+    expect((await addAgent()).err.error.code).toBe("forbidden");
+
+    const added = await cli("contact", "add", "--user", person.num, "--person", friend.num);
+    expect(added.out).toEqual({ contact: expect.objectContaining({ id: friend.id }) });
+    expect((await addAgent()).out).toEqual({ conversationId: expect.stringMatching(/^cnv_/) });
+    // Neither both kinds at once nor an agent as a person.
+    const both = await cli(
+      "contact",
+      "add",
+      "--user",
+      person.num,
+      "--person",
+      friend.num,
+      "--agent",
+      agent.num,
+    );
+    expect(both.err.error.code).toBe("validation_error");
   });
 });
 

@@ -11,13 +11,26 @@ export const OwnedAgent = AgentMe.extend({
 });
 export type OwnedAgent = z.infer<typeof OwnedAgent>;
 
+/** What an owner may call a token or key at minting, to tell them apart. */
+export const CredentialName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[^\p{Cc}]*$/u, "must not contain control characters");
+
 /** An agent token as listed after minting: never the token, only its last characters. */
 export const AgentTokenInfo = z.object({
   id: z.string(),
   hint: z.string(),
+  name: z.string().nullable(),
   createdAt: DateTime,
   expiresAt: DateTime.nullable(),
   revokedAt: DateTime.nullable(),
+  /** Updated at most once a minute, so it may be up to a minute behind. */
+  lastUsedAt: DateTime.nullable(),
+  /** The address family the last call came from. */
+  lastUsedFamily: z.enum(["ipv4", "ipv6"]).nullable(),
 });
 export type AgentTokenInfo = z.infer<typeof AgentTokenInfo>;
 

@@ -31,6 +31,7 @@ export const actionCommands = [
           actionId: String(flags.action),
           approve: true,
           editedPayload,
+          via: "cli",
         }),
       };
     },
@@ -45,6 +46,7 @@ export const actionCommands = [
           userRef: String(flags.user),
           actionId: String(flags.action),
           approve: false,
+          via: "cli",
         }),
       };
     },

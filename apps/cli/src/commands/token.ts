@@ -5,12 +5,16 @@ import { command, isoDate } from "../command";
 export const tokenCommands = [
   command({
     name: "token mint",
-    usage: "--agent AGENT [--expires ISO]",
-    flags: { agent: { type: "string", required: true }, expires: { type: "string" } },
+    usage: "--agent AGENT [--expires ISO] [--name NAME]",
+    flags: {
+      agent: { type: "string", required: true },
+      expires: { type: "string" },
+      name: { type: "string" },
+    },
     async run(flags, deps) {
       const expiresAt = isoDate("expires", flags.expires);
       const agent = await findAgent(deps, flags.agent);
-      const { token } = await mintAgentToken(deps, agent.id, { expiresAt });
+      const { token } = await mintAgentToken(deps, agent.id, { expiresAt, name: flags.name });
       return { token };
     },
   }),

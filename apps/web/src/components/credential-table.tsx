@@ -1,13 +1,32 @@
 import type { ReactNode } from "react";
-import { formatTime } from "./format";
+import { ConfirmButton } from "./confirm-dialog";
+import { formatRelative, formatTime } from "./format";
 
 /** What the console lists of an agent token or a developer key (never the secret itself). */
 export interface Credential {
   id: string;
   hint: string;
+  name: string | null;
   createdAt: string;
   expiresAt: string | null;
   revokedAt: string | null;
+  lastUsedAt: string | null;
+  lastUsedFamily: "ipv4" | "ipv6" | null;
+}
+
+/** "3 min ago · IPv6" (it is kept to the minute); "never" before the first call. */
+function LastUsed({ credential }: { credential: Credential }) {
+  if (!credential.lastUsedAt) return <span className="muted">never</span>;
+  const family =
+    credential.lastUsedFamily === "ipv6" ? "IPv6" : credential.lastUsedFamily && "IPv4";
+  return (
+    <>
+      <time dateTime={credential.lastUsedAt} title={formatTime(credential.lastUsedAt)}>
+        {formatRelative(credential.lastUsedAt)}
+      </time>
+      {family && <span className="muted"> · {family}</span>}
+    </>
+  );
 }
 
 function CredentialState({ credential }: { credential: Credential }) {
@@ -18,8 +37,9 @@ function CredentialState({ credential }: { credential: Credential }) {
 }
 
 /**
- * Tokens or keys as a table: hint, created, expires, state, and Revoke (after a confirmation
- * that says what stops working). `extra` adds a column (a key's scopes).
+ * Tokens or keys as a table: name and hint, created, expires, last used (and from which address
+ * family), state, and Revoke (after the console's confirmation dialog says what stops working).
+ * `extra` adds a column (a key's scopes).
  */
 export function CredentialTable<C extends Credential>({
   items,
@@ -49,6 +69,7 @@ export function CredentialTable<C extends Credential>({
           {extra && <th scope="col">{extra.header}</th>}
           <th scope="col">Created</th>
           <th scope="col">Expires</th>
+          <th scope="col">Last used</th>
           <th scope="col">State</th>
           <th scope="col">
             <span className="visually-hidden">Actions</span>
@@ -58,7 +79,10 @@ export function CredentialTable<C extends Credential>({
       <tbody>
         {items.map((credential) => (
           <tr key={credential.id} data-testid={`${testId}-row`}>
-            <td className="mono cell-main">{credential.hint}</td>
+            <td className="cell-main" data-testid={`${testId}-name`}>
+              {credential.name && <strong>{credential.name} </strong>}
+              <span className="mono">{credential.hint}</span>
+            </td>
             {extra && (
               <td className="mono" data-label={extra.header}>
                 {extra.cell(credential)}
@@ -68,24 +92,26 @@ export function CredentialTable<C extends Credential>({
             <td data-label="Expires">
               {credential.expiresAt ? formatTime(credential.expiresAt) : "never"}
             </td>
+            <td data-label="Last used" data-testid={`${testId}-last-used`}>
+              <LastUsed credential={credential} />
+            </td>
             <td data-label="State">
               <CredentialState credential={credential} />
             </td>
             <td className="actions">
               {!credential.revokedAt && (
-                <button
-                  type="button"
+                <ConfirmButton
                   className="danger small"
                   disabled={revoking}
-                  aria-label={`Revoke ${noun} ${credential.hint}`}
-                  data-testid={`${testId}-revoke`}
-                  onClick={() => {
-                    if (window.confirm(`Revoke ${noun} ${credential.hint}? ${revokeWarning}`))
-                      onRevoke(credential);
-                  }}
+                  ariaLabel={`Revoke ${noun} ${credential.name ?? credential.hint}`}
+                  testId={`${testId}-revoke`}
+                  title={`Revoke ${noun} ${credential.name ? `“${credential.name}” ` : ""}${credential.hint}?`}
+                  body={revokeWarning}
+                  confirmLabel={`Revoke ${noun}`}
+                  onConfirm={() => onRevoke(credential)}
                 >
                   Revoke
-                </button>
+                </ConfirmButton>
               )}
             </td>
           </tr>

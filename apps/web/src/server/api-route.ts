@@ -20,6 +20,7 @@ import {
   withLogContext,
 } from "@switchboard/core";
 import type { z } from "zod";
+import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
 import { readBodyText } from "./read-body";
 import { errorResponse, json, toErrorResponse } from "./responses";
@@ -54,7 +55,11 @@ interface Surface<P> {
   name: string;
   credential: ApiSurface;
   /** Auth and account state, the first two stages of the pipeline. */
-  authenticate(deps: CoreDeps, secret: string): Promise<P>;
+  authenticate(
+    deps: CoreDeps,
+    secret: string,
+    client: { family: "ipv4" | "ipv6" | null },
+  ): Promise<P>;
   /** Who the request log names: the agent, or the developer key's user. */
   idOf(principal: P): string;
 }
@@ -91,7 +96,9 @@ function apiRoute<P>(surface: Surface<P>) {
         let response: Response;
         try {
           const deps = getDeps();
-          const principal = await surface.authenticate(deps, credentialSecret(surface, request));
+          const principal = await surface.authenticate(deps, credentialSecret(surface, request), {
+            family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS),
+          });
           principalId = surface.idOf(principal);
           rate = (principal as { rate?: RateState }).rate;
           const rawQuery = storableQuery(new URL(request.url));

@@ -9,6 +9,7 @@ import {
   createPost,
   createRecord,
   createUser,
+  decideAction,
   getAgentAction,
   getOwnRecord,
   getPersonMessageMedia,
@@ -196,9 +197,11 @@ const rows: Record<string, Call[]> = {
   "developerKeys.revoke": [(c, y) => c.developerKeys.revoke({ keyId: y.keyId })],
   "chats.agent": [(c, y) => c.chats.agent({ chat: y.conversationId })],
   "agents.history": [(c, y) => c.agents.history({ agentId: y.owned.id, days: 7 })],
+  "agents.decisions": [(c, y) => c.agents.decisions({ agentId: y.owned.id })],
   "webhooks.sendTest": [(c, y) => c.webhooks.sendTest({ agentId: y.owned.id })],
   "webhooks.delivery": [(c, y) => c.webhooks.delivery({ agentId: y.owned.id, eventId: "evt_x" })],
   "webhooks.retry": [(c, y) => c.webhooks.retry({ agentId: y.owned.id, eventId: "evt_x" })],
+  "webhooks.redeliver": [(c, y) => c.webhooks.redeliver({ agentId: y.owned.id, eventId: "evt_x" })],
   "inbox.thread": [(c, y) => c.inbox.thread({ threadId: y.threadId })],
   "inbox.markRead": [(c, y) => c.inbox.markRead({ threadId: y.threadId })],
   "inbox.send": [(c, y) => c.inbox.send({ threadId: y.threadId, content: "me too" })],
@@ -219,6 +222,7 @@ const ownOnly = new Set([
   "chats.list",
   "chats.consentCard",
   "chats.add",
+  "chats.addPerson",
   "chats.setGrant",
   "chats.setReplyOnly",
   "chats.setBlocked",
@@ -231,8 +235,12 @@ const ownOnly = new Set([
   "feed.page",
   "calls.list",
   "instance.status",
+  "webhooks.alerts",
   "records.list",
   "records.create",
+  // Filtered to the caller's own: Y's record ids find no card, Y's decisions are not listed.
+  "records.cards",
+  "records.decisions",
   "selfChat.list",
   "developerKeys.list",
   "developerKeys.create",
@@ -297,4 +305,35 @@ it("person X is refused every procedure with person Y's ids, learns nothing and 
   const page = await listPersonMessages(t.deps, y.y.id, y.conversationId, { limit: 50 });
   expect(JSON.stringify(page)).not.toContain("👍");
   expect(JSON.stringify(page)).not.toContain("Xavier");
+});
+
+it("the records page's card links and the decision export read only the caller's own", async () => {
+  const y = await personY();
+  const approved = await decideAction(t.deps, {
+    userRef: y.y.id,
+    actionId: (
+      await proposeAction(
+        t.deps,
+        { agentId: y.agent.id },
+        {
+          conversationId: y.conversationId,
+          skill: "create_task",
+          title: "t",
+          payload: { title: "t" },
+        },
+      )
+    ).action.id,
+    approve: true,
+  });
+  const recordId = approved.execution?.recordId as string;
+  const asY = callerFor({ id: y.y.id, num: y.y.num, name: SECRETS.name });
+  expect((await asY.records.cards({ recordIds: [recordId] })).map((c) => c.recordId)).toEqual([
+    recordId,
+  ]);
+  expect((await asY.records.decisions({})).decisions).toHaveLength(1);
+
+  const xUser = await createUser(t.deps, { displayName: "Xavier" });
+  const asX = callerFor({ id: xUser.id, num: xUser.num, name: "Xavier" });
+  expect(await asX.records.cards({ recordIds: [recordId] })).toEqual([]);
+  expect(await asX.records.decisions({})).toEqual({ decisions: [], next: null });
 });

@@ -20,6 +20,8 @@ export interface Decision {
   editedPayload?: unknown;
   /** Where the decision was made; it must be the proposal's own 1:1 conversation. */
   conversationId?: string;
+  /** Which app decided, for the audit trail: the console's card, or the CLI (the default). */
+  via?: "console" | "cli";
 }
 
 /**
@@ -27,7 +29,8 @@ export interface Decision {
  * approver, only in that 1:1 conversation, only before it expires: the row is locked, so a
  * decision racing the expiry timer has exactly one winner. An approved skill runs on the
  * approver's account in the same transaction, and the agent hears `action.approved` or
- * `action.rejected` with the whole action.
+ * `action.rejected` with the whole action. The audit trail (who, from where, what was approved)
+ * is written with the decision.
  */
 export async function decideAction(deps: CoreDeps, decision: Decision): Promise<AgentAction> {
   const user = await findUser(deps, decision.userRef);
@@ -68,6 +71,9 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
         editedPayload,
         execution,
         resolvedAt: now,
+        decidedBy: user.id,
+        decidedVia: decision.via ?? "cli",
+        approvedPayload: decision.approve ? (editedPayload ?? row.payload) : null,
       })
       .where(eq(actions.id, row.id))
       .returning();
@@ -91,7 +97,7 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
 async function expireLocked(tx: Tx, row: ActionRow, now: Date) {
   const [updated] = await tx
     .update(actions)
-    .set({ state: "expired", resolvedAt: now })
+    .set({ state: "expired", resolvedAt: now, decidedVia: "expiry" })
     .where(eq(actions.id, row.id))
     .returning();
   await notifyTopics(tx, [`user:${row.userId}`]);
@@ -118,7 +124,7 @@ export async function rejectPendingProposals(
 ): Promise<void> {
   const rejected = await tx
     .update(actions)
-    .set({ state: "rejected", resolvedAt: now })
+    .set({ state: "rejected", resolvedAt: now, decidedBy: userId, decidedVia: "contact_removed" })
     .where(
       and(eq(actions.agentId, agentId), eq(actions.userId, userId), eq(actions.state, "pending")),
     )

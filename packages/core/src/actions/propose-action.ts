@@ -103,6 +103,8 @@ export async function proposeAction(
           expiresAt,
           createdAt: now,
           resolvedAt: auto ? now : null,
+          // Nobody decided: the person's standing auto-execute setting did.
+          ...(auto && { decidedVia: "auto_execute" as const, approvedPayload: payload }),
         })
         .returning();
       if (!row) throw new Error("action insert returned nothing");

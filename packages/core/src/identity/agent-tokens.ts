@@ -3,11 +3,12 @@ import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { notifyAgentControl } from "../events/agent-control";
 import { newId } from "../ids";
 import { type RateState, rateLimitedError, rateState, rateWindow } from "../limits/rate-limit";
 import { hashSecret, newSecret, secretHint } from "../secrets";
 import { pausedMessage, toAgentMe } from "./agents";
-import { AGENT_TOKEN_PREFIX } from "./credentials";
+import { type AddressFamily, AGENT_TOKEN_PREFIX, credentialName } from "./credentials";
 
 const { agentTokens, agents } = schema;
 
@@ -15,9 +16,12 @@ function toTokenInfo(row: typeof agentTokens.$inferSelect): AgentTokenInfo {
   return {
     id: row.id,
     hint: row.hint,
+    name: row.name,
     createdAt: row.createdAt.toISOString(),
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    lastUsedFamily: row.lastUsedFamily,
   };
 }
 
@@ -25,8 +29,9 @@ function toTokenInfo(row: typeof agentTokens.$inferSelect): AgentTokenInfo {
 export async function mintAgentToken(
   deps: CoreDeps,
   agentId: string,
-  options: { expiresAt?: Date | null } = {},
+  options: { expiresAt?: Date | null; name?: string | null } = {},
 ): Promise<{ token: string; info: AgentTokenInfo }> {
+  const name = credentialName(options.name);
   const now = deps.clock.now();
   if (options.expiresAt && options.expiresAt <= now)
     throw new CoreError("validation_error", "expiry must be in the future");
@@ -43,6 +48,7 @@ export async function mintAgentToken(
       agentId,
       tokenHash: hashSecret(token),
       hint: secretHint(token),
+      name,
       createdAt: now,
       expiresAt: options.expiresAt ?? null,
     })
@@ -68,12 +74,18 @@ export async function revokeAgentToken(
     "token" in which
       ? eq(agentTokens.tokenHash, hashSecret(which.token))
       : and(eq(agentTokens.id, which.tokenId), eq(agentTokens.agentId, which.agentId));
-  const [row] = await deps.db.select({ id: agentTokens.id }).from(agentTokens).where(where);
+  const [row] = await deps.db
+    .select({ id: agentTokens.id, agentId: agentTokens.agentId })
+    .from(agentTokens)
+    .where(where);
   if (!row) throw new CoreError("not_found", "no such token");
-  await deps.db
-    .update(agentTokens)
-    .set({ revokedAt: deps.clock.now() })
-    .where(and(eq(agentTokens.id, row.id), isNull(agentTokens.revokedAt)));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(agentTokens)
+      .set({ revokedAt: deps.clock.now() })
+      .where(and(eq(agentTokens.id, row.id), isNull(agentTokens.revokedAt)));
+    await notifyAgentControl(tx, [row.agentId]); // streams on this token close at once
+  });
 }
 
 /** Who is calling the Agent API, as far as the token tells. */
@@ -114,8 +126,17 @@ interface TokenRow {
  * implicit transaction only): it writes nothing but that counter, and an increment lost in a
  * database crash is harmless, while the flush was half of every API call's database time
  * (docs/benchmarks.md). It must run on its own, never inside a caller's transaction.
+ *
+ * A valid token's "last used" (time and address family) is written by the same statement, at
+ * most once a minute (or when the family changes): other calls match no row and write nothing.
  */
-async function lookupToken(deps: CoreDeps, token: string, now: Date, countRequest: boolean) {
+async function lookupToken(
+  deps: CoreDeps,
+  token: string,
+  now: Date,
+  countRequest: boolean,
+  family: AddressFamily | null,
+) {
   const window = rateWindow(now, 60);
   const rows = await deps.db.execute<Record<string, unknown>>(sql`
     with async_commit as (select set_config('synchronous_commit', 'off', true)),
@@ -138,6 +159,16 @@ async function lookupToken(deps: CoreDeps, token: string, now: Date, countReques
         and paused_at is null
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
+    ), used as (
+      update agent_tokens t
+      set last_used_at = ${now.toISOString()}::timestamptz,
+          last_used_family = coalesce(${family}::address_family, t.last_used_family)
+      from found
+      where t.id = found.token_id and found.revoked_at is null
+        and (found.expires_at is null or found.expires_at > ${now.toISOString()}::timestamptz)
+        and (t.last_used_at is null
+          or t.last_used_at <= ${now.toISOString()}::timestamptz - interval '1 minute'
+          or t.last_used_family is distinct from coalesce(${family}::address_family, t.last_used_family))
     )
     select found.*, (select count from hit) as request_count,
            (select 1 from async_commit) as async_commit
@@ -163,9 +194,30 @@ function principalOf(row: TokenRow | undefined, now: Date): AgentPrincipal {
  * Resolves a raw agent token without counting a request (the stream re-checks with it).
  * Throws the spec's 401 codes; pause is left to `assertAgentActive` so it answers 403.
  */
-export async function authenticateAgent(deps: CoreDeps, token: string): Promise<AgentPrincipal> {
+export async function authenticateAgent(
+  deps: CoreDeps,
+  token: string,
+  client: { family?: AddressFamily | null } = {},
+): Promise<AgentPrincipal> {
   const now = deps.clock.now();
-  return principalOf((await lookupToken(deps, token, now, false)).row, now);
+  return principalOf((await lookupToken(deps, token, now, false, client.family ?? null)).row, now);
+}
+
+/**
+ * The token with this id still lets its agent act: the refusals of `authenticateAgent` and
+ * `assertAgentActive`, read by id (a parked long-poll re-checks so on a control wake-up).
+ */
+export async function assertTokenStanding(deps: CoreDeps, tokenId: string): Promise<void> {
+  const rows = await deps.db.execute<Record<string, unknown>>(sql`
+    select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
+           a.pause_reason, u.suspended_at as agent_suspended_at, o.id as owner_id,
+           o.suspended_at as owner_suspended_at
+    from agent_tokens t
+    join agents a on a.id = t.agent_id
+    join users u on u.id = a.id
+    left join users o on o.id = a.owner_id
+    where t.id = ${tokenId}`);
+  assertAgentActive(principalOf(rows[0] as unknown as TokenRow | undefined, deps.clock.now()));
 }
 
 export function assertAgentActive(principal: AgentPrincipal): void {
@@ -182,9 +234,10 @@ export function assertAgentActive(principal: AgentPrincipal): void {
 export async function authorizeAgentRequest(
   deps: CoreDeps,
   token: string,
+  client: { family?: AddressFamily | null } = {},
 ): Promise<AgentPrincipal & { rate: RateState; me: AgentMe }> {
   const now = deps.clock.now();
-  const { row, window } = await lookupToken(deps, token, now, true);
+  const { row, window } = await lookupToken(deps, token, now, true, client.family ?? null);
   const principal = principalOf(row, now);
   assertAgentActive(principal);
   const state = rateState(

@@ -1,7 +1,8 @@
 import type { ChatReaction, PersonChatPage } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { asc, eq, inArray } from "drizzle-orm";
-import { toAgentAction } from "../actions/action-shape";
+import { type ActionRow, toAgentAction } from "../actions/action-shape";
+import { toActionDecision } from "../actions/decisions";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { readMessagePage } from "./list-agent-messages";
@@ -56,7 +57,7 @@ export async function listPersonMessages(
       : deps.db.select().from(actions).where(inArray(actions.id, actionIds)),
     readOpenReplies(deps, conversationId),
   ]);
-  const actionById = new Map(actionRows.map((row) => [row.id, toAgentAction(row)]));
+  const actionById = new Map(actionRows.map((row) => [row.id, row]));
   const readPos = new Map(readRows.map((r) => [r.userId, r.pos]));
   const byMessage = new Map<string, ChatReaction[]>();
   for (const r of reactionRows)
@@ -72,7 +73,7 @@ export async function listPersonMessages(
         ...(page.messages[i] as (typeof page.messages)[number]),
         reactions: byMessage.get(r.message.id) ?? [],
         readByOther: (readPos.get(recipient) ?? 0) >= r.message.pos,
-        action: actionById.get(r.message.agentActionId ?? "") ?? null,
+        ...cardOf(actionById.get(r.message.agentActionId ?? "")),
       };
     }),
     hasMore: page.hasMore,
@@ -82,4 +83,11 @@ export async function listPersonMessages(
       agent: readRows.find((r) => r.userId === agent.id)?.id ?? null,
     },
   };
+}
+
+/** An approval card's proposal as it stands, and how it was decided (the console's audit trail). */
+function cardOf(row: ActionRow | undefined) {
+  return row
+    ? { action: toAgentAction(row), decision: toActionDecision(row) }
+    : { action: null, decision: null };
 }

@@ -7,6 +7,8 @@ export const requestPrivacy = pgEnum("request_privacy", [
   "nobody",
   "contacts_of_contacts",
 ]);
+/** The address family a token or key was last used from. */
+export const addressFamily = pgEnum("address_family", ["ipv4", "ipv6"]);
 
 const timestamps = {
   createdAt: timestamp({ withTimezone: true }).notNull(),
@@ -80,10 +82,14 @@ export const agentTokens = pgTable(
     tokenHash: text().notNull().unique(),
     /** The first characters of the token, shown in the console to tell tokens apart. */
     hint: text().notNull(),
+    /** What the owner called it at minting ("laptop", "prod"); null when unnamed. */
+    name: text(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),
+    /** Set by the auth statement at most once a minute, with the caller's address family. */
     lastUsedAt: timestamp({ withTimezone: true }),
+    lastUsedFamily: addressFamily(),
   },
   (t) => [index("agent_tokens_agent_idx").on(t.agentId)],
 );
@@ -98,10 +104,13 @@ export const developerKeys = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     keyHash: text().notNull().unique(),
     hint: text().notNull(),
+    name: text(),
     scopes: text().array().notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull(),
     expiresAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    lastUsedFamily: addressFamily(),
   },
   (t) => [index("developer_keys_user_idx").on(t.userId)],
 );

@@ -1,6 +1,7 @@
 import {
   AgentScope,
   AgentUpdateMeRequest,
+  DecisionCursor,
   DisplayName,
   RequestPrivacy,
 } from "@switchboard/contract";
@@ -8,7 +9,9 @@ import {
   createAgent,
   getAgentHistory,
   getAgentUsage,
+  listAgentDecisions,
   listAgentOverviews,
+  MAX_DECISION_PAGE,
   pauseAgent,
   resumeAgent,
   updateAgentMe,
@@ -40,6 +43,15 @@ export const agentsRouter = router({
   update: ownedAgentProcedure
     .input(z.object({ change: AgentUpdateMeRequest }))
     .mutation(({ ctx, input }) => updateAgentMe(ctx.deps, ctx.agent.id, input.change)),
+  /** How people decided the agent's proposals: counts by outcome and the newest decisions. */
+  decisions: ownedAgentProcedure
+    .input(
+      z.object({
+        before: DecisionCursor.optional(),
+        limit: z.number().int().min(1).max(MAX_DECISION_PAGE).default(20),
+      }),
+    )
+    .query(({ ctx, input }) => listAgentDecisions(ctx.deps, ctx.agent.id, input)),
   pause: ownedAgentProcedure.mutation(({ ctx }) => pauseAgent(ctx.deps, ctx.agent.id)),
   resume: ownedAgentProcedure.mutation(({ ctx }) => resumeAgent(ctx.deps, ctx.agent.id)),
 });

@@ -1,5 +1,6 @@
 import {
   addContact,
+  addUserContact,
   blockAgent,
   decideAction,
   describeActionTargets,
@@ -44,6 +45,11 @@ export const chatsRouter = router({
   add: protectedProcedure
     .input(agent.extend({ scopes }))
     .mutation(({ ctx, input }) => addContact(ctx.deps, ctx.user.id, input.agent, input.scopes)),
+
+  /** Another person into the caller's contacts, by number (contacts_of_contacts looks at them). */
+  addPerson: protectedProcedure
+    .input(z.object({ num: z.string().trim().min(1).max(40) }))
+    .mutation(({ ctx, input }) => addUserContact(ctx.deps, ctx.user.id, input.num)),
 
   /**
    * A page of the chat, oldest first; `cursor` (a message id) pages back before it. Each change
@@ -126,6 +132,7 @@ export const chatsRouter = router({
         approve: input.approve,
         editedPayload: input.editedPayload,
         conversationId: input.chat,
+        via: "console",
       }),
     ),
 

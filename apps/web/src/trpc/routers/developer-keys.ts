@@ -1,4 +1,4 @@
-import { DevScope } from "@switchboard/contract";
+import { CredentialName, DevScope } from "@switchboard/contract";
 import { createDeveloperKey, listDeveloperKeys, revokeDeveloperKey } from "@switchboard/core";
 import { z } from "zod";
 import { protectedProcedure, router } from "../init";
@@ -11,12 +11,14 @@ export const developerKeysRouter = router({
       z.object({
         scopes: z.array(DevScope),
         expiresAt: z.iso.datetime({ offset: true }).optional(),
+        name: CredentialName.or(z.literal("")).optional(),
       }),
     )
     .mutation(({ ctx, input }) =>
       createDeveloperKey(ctx.deps, ctx.user.id, {
         scopes: input.scopes,
         expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined,
+        name: input.name,
       }),
     ),
   revoke: protectedProcedure

@@ -1,10 +1,13 @@
-import { RecordType } from "@switchboard/contract";
+import { DecisionCursor, RecordType } from "@switchboard/contract";
 import {
   archiveOwnRecord,
   completeOwnRecord,
   createRecord,
   deleteOwnRecord,
+  findRecordCards,
   listOwnRecords,
+  listPersonDecisions,
+  MAX_DECISION_PAGE,
   updateOwnRecord,
 } from "@switchboard/core";
 import { z } from "zod";
@@ -20,6 +23,21 @@ export const recordsRouter = router({
   list: protectedProcedure
     .input(z.object({ type: RecordType }))
     .query(({ ctx, input }) => listOwnRecords(ctx.deps, ctx.user.id, input.type)),
+
+  /** The cards that created these records, so each links to its card in the chat. */
+  cards: protectedProcedure
+    .input(z.object({ recordIds: z.array(z.string().min(1).max(64)).max(MAX_DECISION_PAGE) }))
+    .query(({ ctx, input }) => findRecordCards(ctx.deps, ctx.user.id, input.recordIds)),
+
+  /** The person's own decisions on cards, a page at a time (the JSON export reads them all). */
+  decisions: protectedProcedure
+    .input(
+      z.object({
+        before: DecisionCursor.optional(),
+        limit: z.number().int().min(1).max(MAX_DECISION_PAGE).default(MAX_DECISION_PAGE),
+      }),
+    )
+    .query(({ ctx, input }) => listPersonDecisions(ctx.deps, ctx.user.id, input)),
 
   create: protectedProcedure
     .input(z.object({ type: RecordType, data: z.unknown() }))

@@ -1,3 +1,4 @@
+import { CredentialName } from "@switchboard/contract";
 import { listAgentTokens, mintAgentToken, revokeAgentToken } from "@switchboard/core";
 import { z } from "zod";
 import { ownedAgentProcedure, router } from "../init";
@@ -6,10 +7,16 @@ import { ownedAgentProcedure, router } from "../init";
 export const tokensRouter = router({
   list: ownedAgentProcedure.query(({ ctx }) => listAgentTokens(ctx.deps, ctx.agent.id)),
   mint: ownedAgentProcedure
-    .input(z.object({ expiresAt: z.iso.datetime({ offset: true }).optional() }))
+    .input(
+      z.object({
+        expiresAt: z.iso.datetime({ offset: true }).optional(),
+        name: CredentialName.or(z.literal("")).optional(),
+      }),
+    )
     .mutation(({ ctx, input }) =>
       mintAgentToken(ctx.deps, ctx.agent.id, {
         expiresAt: input.expiresAt ? new Date(input.expiresAt) : undefined,
+        name: input.name,
       }),
     ),
   revoke: ownedAgentProcedure

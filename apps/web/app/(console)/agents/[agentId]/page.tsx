@@ -6,6 +6,7 @@ import { use } from "react";
 import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { ActivityCharts } from "./_components/activity-charts";
+import { DecisionsCard } from "./_components/decisions-card";
 import { PauseControl } from "./_components/pause-control";
 import { ProfileCard } from "./_components/profile-card";
 import { TokensCard } from "./_components/tokens-card";
@@ -61,6 +62,7 @@ export default function AgentPage({ params }: { params: Promise<{ agentId: strin
       <PauseControl agentId={agentId} paused={me.paused} />
       <ActivityCharts agentId={agentId} />
       <UsageCard usage={usage} />
+      <DecisionsCard agentId={agentId} />
       <TokensCard agentId={agentId} />
       <ProfileCard
         agentId={agentId}

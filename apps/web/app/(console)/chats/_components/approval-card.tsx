@@ -1,6 +1,7 @@
 "use client";
 
 import {
+  type ActionDecision,
   type AgentAction,
   MAX_PAYLOAD_BYTES,
   type PersonChatMessage,
@@ -9,7 +10,7 @@ import {
 } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { formatRelative, formatWhen } from "~/components/format";
 import {
@@ -58,9 +59,13 @@ export function ApprovalCard({
   const canEdit = action.skill ? editableFields(action.skill).length > 0 : true;
   const words = action.skill ? skillWords(action.skill, payload, target) : null;
   const headingId = `card-${action.id}-title`;
+  const anchor = useLinkedCard(message.id);
 
   return (
     <li
+      id={`card-${message.id}`}
+      ref={anchor}
+      tabIndex={-1}
       className={`approval-card state-${action.state}`}
       data-testid="approval-card"
       data-message-id={message.id}
@@ -163,10 +168,24 @@ export function ApprovalCard({
           {error.message}
         </p>
       )}
-      <CardTime action={action} />
+      <CardTime action={action} decision={message.decision} />
       <Execution action={action} />
     </li>
   );
+}
+
+/**
+ * A record's "from a card" link lands on the chat with `#card-<message id>`: that card scrolls
+ * into view and takes focus once it has rendered.
+ */
+function useLinkedCard(messageId: string) {
+  const anchor = useRef<HTMLLIElement>(null);
+  useEffect(() => {
+    if (window.location.hash !== `#card-${messageId}` || !anchor.current) return;
+    anchor.current.scrollIntoView({ block: "center" });
+    anchor.current.focus({ preventScroll: true });
+  }, [messageId]);
+  return anchor;
 }
 
 /**
@@ -183,8 +202,11 @@ function editInitial(action: AgentAction): Record<string, unknown> {
     : action.payload;
 }
 
-/** "Expires in 23 h" while pending (the exact time on hover); when it was decided after. */
-function CardTime({ action }: { action: AgentAction }) {
+/**
+ * "Expires in 23 h" while pending (the exact time on hover); afterwards who decided, when, from
+ * where and how much they changed: "Approved by you at 10:02 with 2 changes".
+ */
+function CardTime({ action, decision }: { action: AgentAction; decision: ActionDecision | null }) {
   if (action.state === "pending")
     return (
       <p className="hint" data-testid="card-expiry">
@@ -195,6 +217,14 @@ function CardTime({ action }: { action: AgentAction }) {
         </time>
       </p>
     );
+  if (decision?.via)
+    return (
+      <p className="hint" data-testid="card-decision">
+        <time dateTime={decision.at} title={formatWhen(decision.at)}>
+          {decisionWords(decision)}
+        </time>
+      </p>
+    );
   if (!action.resolvedAt) return null;
   return (
     <p className="hint" data-testid="card-expiry">
@@ -202,6 +232,37 @@ function CardTime({ action }: { action: AgentAction }) {
       <time dateTime={action.resolvedAt}>{formatWhen(action.resolvedAt)}</time>
     </p>
   );
+}
+
+const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
+const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
+
+/** "at 10:02" today, "on Sat 29 Nov, 10:02" another day. */
+function atTime(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  return sameDay(date, now) ? `at ${clock.format(date)}` : `on ${formatWhen(iso, now)}`;
+}
+
+/** A decided card's one line: who, when, from where, how much they changed. */
+export function decisionWords(decision: ActionDecision, now = new Date()): string {
+  const at = atTime(decision.at, now);
+  const changes =
+    decision.changes > 0
+      ? ` with ${decision.changes} ${decision.changes === 1 ? "change" : "changes"}`
+      : "";
+  const where = decision.via === "cli" ? " from the CLI" : "";
+  switch (decision.via) {
+    case "auto_execute":
+      return `Ran automatically ${at}`;
+    case "expiry":
+      return `Expired ${at}`;
+    case "contact_removed":
+      return `Rejected ${at} when you removed the agent`;
+    default:
+      return decision.outcome === "approved"
+        ? `Approved by you${where} ${at}${changes}`
+        : `Rejected by you${where} ${at}`;
+  }
 }
 
 const stateBadge: Record<AgentAction["state"], string> = {

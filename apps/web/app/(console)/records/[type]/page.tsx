@@ -2,12 +2,15 @@
 
 import type {
   AgentPlatformSkill,
+  DecisionCursor,
   EventRecord,
   NoteRecord,
+  PersonDecision,
+  RecordCard,
   ReminderRecord,
   TaskRecord,
 } from "@switchboard/contract";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { notFound, useParams } from "next/navigation";
 import { type ReactNode, useEffect, useState } from "react";
@@ -42,10 +45,11 @@ export default function RecordsPage() {
         <div>
           <h1>Your records</h1>
           <p className="muted">
-            Agents you granted a <code>:read</code> scope can see these; they change them only
-            through cards you approve (or create skills you let them run).
+            Agents you let see a kind of record can see these; they change them only through cards
+            you approve (or the new records you let them create without asking).
           </p>
         </div>
+        <ExportDecisions />
       </div>
       <nav className="tabs" aria-label="Record types">
         {Object.entries(sections).map(([slug, { title }]) => (
@@ -69,6 +73,11 @@ export default function RecordsPage() {
 function RecordList({ type, title }: { type: RecordType; title: string }) {
   const trpc = useTRPC();
   const records = useQuery(trpc.records.list.queryOptions({ type }));
+  const recordIds = records.data?.map((record) => record.id) ?? [];
+  const cards = useQuery(
+    trpc.records.cards.queryOptions({ recordIds }, { enabled: recordIds.length > 0 }),
+  );
+  const cardOf = new Map(cards.data?.map((card) => [card.recordId, card]));
   const target = useHash();
   return (
     <section className="card" aria-labelledby="records-heading">
@@ -86,6 +95,7 @@ function RecordList({ type, title }: { type: RecordType; title: string }) {
             key={record.id}
             type={type}
             record={record}
+            card={cardOf.get(record.id)}
             highlighted={target === record.id}
           />
         ))}
@@ -109,10 +119,12 @@ function useHash(): string {
 function RecordRow({
   type,
   record,
+  card,
   highlighted,
 }: {
   type: RecordType;
   record: AnyRecord;
+  card: RecordCard | undefined;
   highlighted: boolean;
 }) {
   const trpc = useTRPC();
@@ -156,6 +168,7 @@ function RecordRow({
             <strong data-testid="record-title">{record.title ?? "Untitled note"}</strong>
             {done && <span className="badge ok">done</span>}
             <RecordDetails record={record} />
+            {card && <FromCard card={card} />}
           </div>
           <div className="row record-actions">
             {(type === "task" || type === "reminder") && !done && (
@@ -203,6 +216,77 @@ function RecordRow({
         </>
       )}
     </li>
+  );
+}
+
+/** "From a card by Concierge": the approval card (its chat message) that created the record. */
+function FromCard({ card }: { card: RecordCard }) {
+  const agent = card.agent.displayName ?? card.agent.num;
+  return (
+    <span className="hint record-meta">
+      <Link
+        href={`/chats/${card.conversationId}${card.cardMessageId ? `#card-${card.cardMessageId}` : ""}`}
+        data-testid="record-card-link"
+      >
+        {card.auto ? `Created automatically by ${agent}` : `From a card by ${agent}`}
+      </Link>
+    </span>
+  );
+}
+
+/**
+ * Downloads every decision the person made on cards (who, when, from where, what was proposed
+ * and what was approved) as one JSON file, read a bounded page at a time.
+ */
+function ExportDecisions() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [state, setState] = useState<"idle" | "busy" | "failed">("idle");
+  const run = async () => {
+    setState("busy");
+    try {
+      const decisions: PersonDecision[] = [];
+      let before: DecisionCursor | undefined;
+      do {
+        const page = await queryClient.fetchQuery({
+          ...trpc.records.decisions.queryOptions({ before, limit: 200 }),
+          staleTime: 0,
+        });
+        decisions.push(...page.decisions);
+        before = page.next ?? undefined;
+      } while (before);
+      const exportedAt = new Date().toISOString();
+      const blob = new Blob([JSON.stringify({ exportedAt, decisions }, null, 2)], {
+        type: "application/json",
+      });
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = `switchboard-decisions-${exportedAt.slice(0, 10)}.json`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setState("idle");
+    } catch {
+      setState("failed");
+    }
+  };
+  return (
+    <div className="stack">
+      <button
+        type="button"
+        className="secondary"
+        onClick={run}
+        disabled={state === "busy"}
+        data-testid="export-decisions"
+      >
+        {state === "busy" ? "Exporting…" : "Export my decisions (JSON)"}
+      </button>
+      {state === "failed" && (
+        <p className="form-error" role="alert">
+          The export did not finish; try again.
+        </p>
+      )}
+    </div>
   );
 }
 

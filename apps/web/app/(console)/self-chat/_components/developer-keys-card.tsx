@@ -47,6 +47,7 @@ export function DeveloperKeysCard() {
         onSubmit={onFormSubmit((form) => {
           const expires = String(form.get("expires") ?? "");
           create.mutate({
+            name: String(form.get("name") ?? "").trim() || undefined,
             scopes: devScopes.filter((scope) => form.getAll("scope").includes(scope)),
             expiresAt: expires ? new Date(expires).toISOString() : undefined,
           });
@@ -61,6 +62,12 @@ export function DeveloperKeysCard() {
             </label>
           ))}
         </fieldset>
+        <label>
+          <span>
+            Name <span className="hint">optional</span>
+          </span>
+          <input name="name" maxLength={64} className="narrow" data-testid="devkey-name" />
+        </label>
         <label>
           <span>
             Expires <span className="hint">optional</span>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
@@ -67,15 +68,17 @@ export function PauseControl({
           {resume.isPending ? "Resuming…" : "Resume agent"}
         </button>
       ) : (
-        <button
-          type="button"
+        <ConfirmButton
           className="danger"
-          onClick={() => pause.mutate({ agentId })}
+          onConfirm={() => pause.mutate({ agentId })}
           disabled={busy}
-          data-testid="agent-pause"
+          testId="agent-pause"
+          title="Pause this agent?"
+          body="Every call it makes answers 403 agent_paused until you resume it. Its tokens stay valid."
+          confirmLabel="Pause agent"
         >
           {pause.isPending ? "Pausing…" : "Pause agent"}
-        </button>
+        </ConfirmButton>
       )}
     </section>
   );

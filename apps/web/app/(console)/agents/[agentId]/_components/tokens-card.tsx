@@ -15,7 +15,7 @@ export function TokensCard({ agentId }: { agentId: string }) {
   const refresh = () => queryClient.invalidateQueries(trpc.tokens.list.queryFilter({ agentId }));
   const mint = useMutation(trpc.tokens.mint.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
-  const error = shownError(mint.error ?? revoke.error, ["expiresAt"]);
+  const error = shownError(mint.error ?? revoke.error, ["expiresAt", "name"]);
 
   return (
     <section className="card stack" aria-labelledby="tokens-heading">
@@ -31,10 +31,23 @@ export function TokensCard({ agentId }: { agentId: string }) {
           const expires = String(form.get("expires") ?? "");
           mint.mutate({
             agentId,
+            name: String(form.get("name") ?? "").trim() || undefined,
             expiresAt: expires ? new Date(expires).toISOString() : undefined,
           });
         })}
       >
+        <label>
+          <span>
+            Name <span className="hint">optional; where it is used, e.g. “prod server”</span>
+          </span>
+          <input
+            name="name"
+            maxLength={64}
+            className="narrow"
+            data-testid="token-name"
+            {...(error?.fields.name && { "aria-invalid": true })}
+          />
+        </label>
         <label>
           <span>
             Expires{" "}
@@ -54,7 +67,11 @@ export function TokensCard({ agentId }: { agentId: string }) {
       </form>
       {error && (
         <p className="form-error" role="alert">
-          {error.fields.expiresAt ? `Expiry ${error.fields.expiresAt}` : error.message}
+          {error.fields.expiresAt
+            ? `Expiry ${error.fields.expiresAt}`
+            : error.fields.name
+              ? `Name ${error.fields.name}`
+              : error.message}
         </p>
       )}
       {mint.data && (

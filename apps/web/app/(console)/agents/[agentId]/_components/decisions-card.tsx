@@ -1,0 +1,122 @@
+"use client";
+
+import type { AgentDecision, DecisionCursor } from "@switchboard/contract";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { formatTime } from "~/components/format";
+import { Skeleton } from "~/components/skeleton";
+import { useTRPC } from "~/trpc/client";
+import styles from "./decisions-card.module.css";
+
+const PAGE = 20;
+
+/** What became of a proposal, in the owner's words. */
+function outcomeWords(decision: AgentDecision): string {
+  if (decision.via === "auto_execute") return "ran automatically";
+  if (decision.via === "contact_removed") return "rejected (agent removed)";
+  if (decision.outcome === "approved")
+    return decision.changes > 0
+      ? `approved with ${decision.changes} ${decision.changes === 1 ? "change" : "changes"}`
+      : "approved";
+  return decision.outcome;
+}
+
+const badge = (decision: AgentDecision) =>
+  decision.outcome === "approved"
+    ? decision.changes > 0
+      ? "warn"
+      : "ok"
+    : decision.outcome === "rejected"
+      ? "off"
+      : "";
+
+/**
+ * How people decided the agent's proposals: how many were approved as proposed, approved with
+ * changes (edited), rejected and expired, and the decisions newest first, a page at a time.
+ */
+export function DecisionsCard({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  const [pages, setPages] = useState<(DecisionCursor | undefined)[]>([undefined]);
+  const before = pages[pages.length - 1];
+  const query = useQuery(trpc.agents.decisions.queryOptions({ agentId, before, limit: PAGE }));
+  const data = query.data;
+
+  return (
+    <section className="card stack" aria-labelledby="decisions-heading" data-testid="decisions">
+      <div>
+        <h2 id="decisions-heading">Decisions</h2>
+        <p className="muted">
+          How people answered this agent's proposals. Edited: approved with changes.
+        </p>
+      </div>
+      {query.error && <p className="form-error">{query.error.message}</p>}
+      {!data && !query.error && <Skeleton lines={3} label="the decisions" />}
+      {data && (
+        <>
+          <dl className={styles.counts} data-testid="decision-counts">
+            {(["approved", "edited", "rejected", "expired"] as const).map((key) => (
+              <div key={key} data-testid={`decisions-${key}`}>
+                <dt className="muted">{key.charAt(0).toUpperCase() + key.slice(1)}</dt>
+                <dd>{data.counts[key]}</dd>
+              </div>
+            ))}
+          </dl>
+          {data.decisions.length === 0 ? (
+            <p className="empty">No decisions yet.</p>
+          ) : (
+            <table className="stack-on-phone" data-testid="decision-list">
+              <thead>
+                <tr>
+                  <th scope="col">Proposal</th>
+                  <th scope="col">Person</th>
+                  <th scope="col">Outcome</th>
+                  <th scope="col">When</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.decisions.map((decision) => (
+                  <tr key={decision.actionId} data-testid="decision-row">
+                    <td className="cell-main">{decision.title}</td>
+                    <td data-label="Person">
+                      {decision.person.displayName ?? decision.person.num}
+                    </td>
+                    <td data-label="Outcome">
+                      <span className={`badge ${badge(decision)}`}>{outcomeWords(decision)}</span>
+                      {decision.via === "cli" && <span className="muted"> · CLI</span>}
+                    </td>
+                    <td data-label="When">
+                      <time dateTime={decision.at}>{formatTime(decision.at)}</time>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          {(pages.length > 1 || data.next) && (
+            <div className="row">
+              {pages.length > 1 && (
+                <button
+                  type="button"
+                  className="secondary small"
+                  onClick={() => setPages((p) => p.slice(0, -1))}
+                >
+                  Newer
+                </button>
+              )}
+              {data.next && (
+                <button
+                  type="button"
+                  className="secondary small"
+                  onClick={() => setPages((p) => [...p, data.next ?? undefined])}
+                  data-testid="decisions-older"
+                >
+                  Older
+                </button>
+              )}
+            </div>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
