@@ -2,6 +2,8 @@ import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  // tsconfig keeps JSX for Next; tests of components compile it themselves.
+  oxc: { jsx: { runtime: "automatic" } },
   resolve: {
     alias: {
       "~": fileURLToPath(new URL("./src", import.meta.url)),

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentAction, AgentPlatformSkill } from "./actions";
 import { DateTime, QueryInt } from "./common";
+import { ActionDecision } from "./decisions";
 import { AgentMessage, AgentMessageFields, checkMediaGroups } from "./messages";
 import { AgentScope } from "./scopes";
 import { AgentUser, RequestPrivacy } from "./users";
@@ -68,6 +69,8 @@ export const PersonChatMessage = AgentMessageFields.extend({
   readByOther: z.boolean(),
   /** On an approval card (`agentActionId` set): the proposal as it stands now. */
   action: AgentAction.nullable(),
+  /** On a decided card: how it was decided (the console's audit trail); null otherwise. */
+  decision: ActionDecision.nullable(),
 }).superRefine(checkMediaGroups);
 export type PersonChatMessage = z.infer<typeof PersonChatMessage>;
 
@@ -121,6 +124,8 @@ export type PersonChatPage = z.infer<typeof PersonChatPage>;
  */
 export const ConsentCard = z.object({
   agent: AgentUser.extend({ bio: z.string().nullable() }),
+  /** Who made the agent (its owner's display name); null when the owner account is gone. */
+  owner: z.object({ displayName: z.string().nullable() }).nullable(),
   requestedScopes: z.array(AgentScope),
   requestPrivacy: RequestPrivacy,
   mayAdd: z.boolean(),

@@ -1,7 +1,9 @@
+import { agentScopes, buildOpenApi, scopeSentence, scopeWords } from "@switchboard/contract";
 import { describe, expect, it } from "vitest";
 import { normalizeAgentNumber } from "./agent-number";
 import { sentence, shownError } from "./errors";
-import { linkParts } from "./link-parts";
+import { formatChatTime, formatDayLabel, formatListTime } from "./format";
+import { linkParts, mapsUrl } from "./link-parts";
 import { editChanges, humanize, skillWords, valueTree } from "./proposal-words";
 import { safeReturnPath, signInPath } from "./return-to";
 
@@ -113,5 +115,72 @@ describe("proposal words", () => {
     expect(
       editChanges("create_note", { content: "a", title: "t" }, { content: "b", title: "t" }),
     ).toEqual([{ label: "Text", before: "a", value: "b" }]);
+  });
+});
+
+describe("scope words", () => {
+  it("give every scope one plain sentence, without scope names, sizes or ids", () => {
+    expect(Object.keys(scopeWords).sort()).toEqual([...agentScopes].sort());
+    for (const scope of agentScopes) {
+      const sentence = scopeSentence(scope);
+      expect(sentence.length, scope).toBeGreaterThan(8);
+      expect(sentence, scope).not.toMatch(/[a-z]+:(read|write)|\d+\s*KB|_/);
+    }
+  });
+
+  it("say that calls give an agent what everyone on the call said, not only the person", () => {
+    const calls = scopeSentence("calls:read");
+    expect(calls).toMatch(/anyone/);
+    expect(calls).toMatch(/other people/);
+    expect(calls).toMatch(/transcript/);
+    expect(calls).toMatch(/summary/);
+    expect(calls).not.toMatch(/with it\b/);
+  });
+
+  it("are the words of the API reference too", () => {
+    const description = String(
+      (buildOpenApi() as { info: { description: string } }).info.description,
+    );
+    for (const scope of agentScopes)
+      expect(description).toContain(`| \`${scope}\` | ${scopeSentence(scope)} |`);
+  });
+});
+
+describe("chat times", () => {
+  const now = new Date(2026, 10, 26, 19, 40);
+  const at = (...parts: [number, number, number, number]) =>
+    new Date(2026, parts[0], parts[1], parts[2], parts[3]).toISOString();
+
+  it("read like chat apps: now, minutes, today's time, yesterday, the weekday, the date", () => {
+    expect(formatChatTime(at(10, 26, 19, 40), now)).toBe("now");
+    expect(formatChatTime(at(10, 26, 19, 35), now)).toBe("5 min");
+    expect(formatChatTime(at(10, 26, 8, 5), now)).toMatch(/^0?8[:.]05/);
+    expect(formatChatTime(at(10, 25, 18, 2), now)).toMatch(/^Yesterday (18[:.]02|0?6[:.]02\s?PM)$/);
+    expect(formatChatTime(at(10, 23, 18, 2), now)).not.toMatch(/2026|Yesterday/);
+    expect(formatChatTime(new Date(2025, 0, 3, 9, 0).toISOString(), now)).toMatch(/2025/);
+  });
+
+  it("name days in the list and between messages", () => {
+    expect(formatListTime(at(10, 25, 18, 2), now)).toBe("Yesterday");
+    expect(formatListTime(at(10, 26, 19, 39), now)).toBe("1 min");
+    expect(formatDayLabel(at(10, 26, 1, 0), now)).toBe("Today");
+    expect(formatDayLabel(at(10, 25, 23, 59), now)).toBe("Yesterday");
+    expect(formatDayLabel(at(9, 2, 12, 0), now)).not.toMatch(/2026/);
+    expect(formatDayLabel(new Date(2025, 9, 2).toISOString(), now)).toMatch(/2025/);
+  });
+});
+
+describe("mapsUrl", () => {
+  it("opens a shared place on OpenStreetMap, and nothing for coordinates that are not one", () => {
+    expect(mapsUrl("52.52", "13.405")).toBe(
+      "https://www.openstreetmap.org/?mlat=52.520000&mlon=13.405000#map=16/52.520000/13.405000",
+    );
+    for (const [lat, lon] of [
+      ["91", "0"],
+      ["0", "-181"],
+      ["x", "1"],
+      ["1", "Infinity"],
+    ] as const)
+      expect(mapsUrl(lat, lon)).toBeNull();
   });
 });

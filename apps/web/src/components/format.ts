@@ -88,3 +88,72 @@ export function formatDay(day: string): string {
 export function formatLongDay(day: string): string {
   return longDay.format(new Date(`${day}T00:00:00Z`));
 }
+
+const weekdayTime = new Intl.DateTimeFormat(undefined, {
+  weekday: "short",
+  hour: "2-digit",
+  minute: "2-digit",
+});
+const dayMonth = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
+const dayMonthYear = new Intl.DateTimeFormat(undefined, {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+});
+const weekdayOnly = new Intl.DateTimeFormat(undefined, { weekday: "long" });
+const weekdayShort = new Intl.DateTimeFormat(undefined, { weekday: "short" });
+const fullDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "short" });
+
+/** Whole local calendar days from `date` to `now` (0 today, 1 yesterday). */
+export function daysAgo(date: Date, now: Date): number {
+  const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  return Math.round((midnight(now) - midnight(date)) / 86_400_000);
+}
+
+/** The full local date and time, for a title: "Thursday 26 November 2026 at 19:38". */
+export function formatFullTime(iso: string): string {
+  return fullDateTime.format(new Date(iso));
+}
+
+/**
+ * A message's time as chat apps show it: "now", "5 min", "18:02" (today), "Yesterday 18:02",
+ * "Mon 18:02" (this week), "29 Nov, 18:02", or with the year when it is not this year.
+ */
+export function formatChatTime(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  const ms = now.getTime() - date.getTime();
+  if (ms >= -60_000 && ms < 60_000) return "now";
+  if (ms > 0 && ms < 60 * 60_000) return `${Math.floor(ms / 60_000)} min`;
+  const days = daysAgo(date, now);
+  const time = timeOnly.format(date);
+  if (days === 0) return time;
+  if (days === 1) return `Yesterday ${time}`;
+  if (days > 1 && days < 7) return weekdayTime.format(date);
+  return formatWhen(iso, now);
+}
+
+/** A chat list's time of the last message: "now", "5 min", "18:02", "Yesterday", "Mon", "29 Nov". */
+export function formatListTime(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  const days = daysAgo(date, now);
+  if (days <= 0) return formatChatTime(iso, now);
+  if (days === 1) return "Yesterday";
+  if (days < 7) return weekdayShort.format(date);
+  return (date.getFullYear() === now.getFullYear() ? dayMonth : dayMonthYear).format(date);
+}
+
+/** A day separator in a thread: "Today", "Yesterday", "Monday", "29 Nov" or "29 Nov 2025". */
+export function formatDayLabel(iso: string, now = new Date()): string {
+  const date = new Date(iso);
+  const days = daysAgo(date, now);
+  if (days === 0) return "Today";
+  if (days === 1) return "Yesterday";
+  if (days > 1 && days < 7) return weekdayOnly.format(date);
+  return (date.getFullYear() === now.getFullYear() ? dayMonth : dayMonthYear).format(date);
+}
+
+/** The local calendar day of a time, as a key ("2026-11-26"). */
+export function localDayKey(iso: string): string {
+  const date = new Date(iso);
+  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+}

@@ -23,11 +23,22 @@ export function linkParts(text: string): { text: string; href?: string }[] {
   return parts;
 }
 
-function safeHref(candidate: string): string | null {
+/** The address as a link target when it is an absolute http(s) URL; null for anything else. */
+export function safeHref(candidate: string): string | null {
   try {
     const url = new URL(candidate);
     return url.protocol === "http:" || url.protocol === "https:" ? url.href : null;
   } catch {
     return null;
   }
+}
+
+/** A map for a shared place, on OpenStreetMap's site (the console itself fetches no tiles). */
+export function mapsUrl(latitude: string, longitude: string): string | null {
+  const lat = Number(latitude);
+  const lon = Number(longitude);
+  if (!Number.isFinite(lat) || !Number.isFinite(lon) || Math.abs(lat) > 90 || Math.abs(lon) > 180)
+    return null;
+  const [la, lo] = [lat.toFixed(6), lon.toFixed(6)];
+  return `https://www.openstreetmap.org/?mlat=${la}&mlon=${lo}#map=16/${la}/${lo}`;
 }

@@ -1,19 +1,15 @@
-import { type AgentScope, agentScopes } from "@switchboard/contract";
+import { type AgentScope, agentScopes, scopeSentence, surfaceWords } from "@switchboard/contract";
+import styles from "./scope-picker.module.css";
 
-/** What each surface covers, as the consent card explains it (spec, AgentScope). */
-const surfaces: { surface: string; label: string; covers: string }[] = [
-  { surface: "messages", label: "Messages", covers: "read history · send, react and propose" },
-  { surface: "emails", label: "Emails", covers: "read what they email it · email them" },
-  { surface: "tasks", label: "Tasks", covers: "read · change, with their approval" },
-  { surface: "reminders", label: "Reminders", covers: "read · change, with their approval" },
-  { surface: "events", label: "Events", covers: "read · change, with their approval" },
-  { surface: "notes", label: "Notes", covers: "read · change, with their approval" },
-  { surface: "calls", label: "Calls", covers: "call summaries and transcripts" },
-];
+/** The scopes grouped by what they are about, in consent-card order (read before write). */
+const bySurface = Object.entries(surfaceWords).map(([surface, label]) => ({
+  label,
+  scopes: agentScopes.filter((scope) => scope.startsWith(`${surface}:`)),
+}));
 
 /**
- * The requested-scope checkboxes, one row per surface in consent-card order (read before
- * write), each box labelled with the scope it requests.
+ * The requested-scope checkboxes, one group per surface in consent-card order, each box labelled
+ * with the sentence a person reads on the consent card (and the scope's API name for the owner).
  */
 export function ScopePicker({
   legend,
@@ -27,27 +23,25 @@ export function ScopePicker({
   return (
     <fieldset className="scopes" data-testid={testId}>
       <legend>{legend}</legend>
-      {surfaces.map(({ surface, label, covers }) => (
-        <div className="scope-row" key={surface}>
-          <div>
-            <div className="scope-surface">{label}</div>
-            <div className="hint">{covers}</div>
-          </div>
-          {(["read", "write"] as const).map((access) => {
-            const scope = `${surface}:${access}` as AgentScope;
-            if (!agentScopes.includes(scope)) return <span key={access} />;
-            return (
-              <label className="check" key={access}>
+      <p className="hint">People read each line as written here on your agent's consent card.</p>
+      {bySurface.map(({ label, scopes }) => (
+        <div className={styles.row} key={label}>
+          <div className="scope-surface">{label}</div>
+          <div className={styles.lines}>
+            {scopes.map((scope) => (
+              <label className="check" key={scope}>
                 <input
                   type="checkbox"
                   name="scope"
                   value={scope}
                   defaultChecked={selected.includes(scope)}
                 />
-                <span className="mono">{scope}</span>
+                <span>
+                  {scopeSentence(scope)} <span className="mono hint">{scope}</span>
+                </span>
               </label>
-            );
-          })}
+            ))}
+          </div>
         </div>
       ))}
     </fieldset>

@@ -139,6 +139,7 @@ describe("adding an agent through the consent card", () => {
     expect(await codeOf(addContact(t.deps, person.id, agent.id, []))).toBe("forbidden");
     expect(await getConsentCard(t.deps, person.num, agent.num)).toMatchObject({
       agent: { id: agent.id, num: agent.num, userType: "agent", bio: null },
+      owner: { displayName: "Owner" },
       requestedScopes: ALL,
       requestPrivacy: "contacts_of_contacts",
       mayAdd: false,

@@ -1,16 +1,22 @@
-import { type AgentScope, type ConsentCard, inConsentOrder } from "@switchboard/contract";
+import {
+  type AgentScope,
+  type AgentUser,
+  type ConsentCard,
+  inConsentOrder,
+} from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { rejectPendingProposals } from "../actions/decide-action";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { controlTopic } from "../events/agent-control";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics } from "../events/notifier";
 import { findAgent, type OwnedAgent } from "../identity/agents";
-import { toAgentUser } from "../identity/users";
+import { findUser, toAgentUser } from "../identity/users";
 import { assertActive, checkGrant, findPerson, lockStanding } from "./contact-standing";
 
-const { agentContacts, events, userContacts, webhookDeliveries } = schema;
+const { agentContacts, events, userContacts, users, webhookDeliveries } = schema;
 
 /** A person's contact list: adding an agent through its consent card, its grant, removing it. */
 
@@ -102,6 +108,12 @@ export async function getConsentCard(
     .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
   const isContact = Boolean(standing?.addedAt);
   const refusal = isContact ? null : await whyMayNotAdd(deps, user.id, agent);
+  const [owner] = agent.ownerId
+    ? await deps.db
+        .select({ displayName: users.displayName })
+        .from(users)
+        .where(eq(users.id, agent.ownerId))
+    : [];
   return {
     agent: {
       id: agent.id,
@@ -111,6 +123,7 @@ export async function getConsentCard(
       userType: "agent",
       bio: agent.bio,
     },
+    owner: owner ?? null,
     requestedScopes: agent.requestedScopes,
     requestPrivacy: agent.requestPrivacy,
     mayAdd: refusal === null,
@@ -123,18 +136,30 @@ export async function getConsentCard(
 }
 
 /**
- * A person-to-person contact (one direction: `userRef` has `contactRef` in their contacts). It
- * is what `contacts_of_contacts` request privacy looks at.
+ * A person-to-person contact (one direction: `userRef` has `contactRef` in their contacts; the
+ * console adds one by number, the CLI `contact add --user A --person B`). It is what
+ * `contacts_of_contacts` request privacy looks at. Adding one already there changes nothing.
  */
 export async function addUserContact(
   deps: CoreDeps,
   userRef: string,
   contactRef: string,
-): Promise<void> {
+): Promise<{ contact: AgentUser }> {
   const user = await findPerson(deps, userRef);
-  const contact = await findPerson(deps, contactRef);
+  assertActive(user);
+  const contact = await findUser(deps, contactRef);
+  if (contact.userType === "agent")
+    throw new CoreError(
+      "validation_error",
+      "That number is an agent's: add it through its consent card",
+      {
+        issues: [{ path: "person", message: "names an agent" }],
+      },
+    );
   if (user.id === contact.id)
-    throw new CoreError("validation_error", "You are not your own contact");
+    throw new CoreError("validation_error", "You are not your own contact", {
+      issues: [{ path: "person", message: "names you" }],
+    });
   await deps.db.transaction(async (tx) => {
     await tx
       .insert(userContacts)
@@ -142,6 +167,7 @@ export async function addUserContact(
       .onConflictDoNothing();
     await notifyTopics(tx, [`user:${user.id}`]);
   });
+  return { contact: toAgentUser(contact) };
 }
 
 /**
@@ -241,6 +267,7 @@ async function changeAddedContact(
       .returning({ userId: agentContacts.userId });
     if (changed.length === 0) throw new CoreError("not_found", notFound);
     await also?.(tx);
-    await notifyTopics(tx, [`user:${userId}`]);
+    // The agent's open replies to this person are re-checked at once (controlTopic).
+    await notifyTopics(tx, [`user:${userId}`, controlTopic(agentId)]);
   });
 }

@@ -9,9 +9,9 @@ export default function CallsPage() {
         <div>
           <h1>Calls</h1>
           <p className="muted">
-            Calls you were on, newest first, with your own summary and the transcript. Agents you
-            granted <code>calls:read</code> receive your summary and the transcript (up to 32 KB)
-            when a call ends; the others hear nothing.
+            Calls you were on, newest first, with your own summary and the transcript. When a call
+            ends, agents you let see your calls get its whole transcript, including what the other
+            people said, and your summary; the others hear nothing.
           </p>
         </div>
       </div>

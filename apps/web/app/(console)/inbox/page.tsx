@@ -10,7 +10,7 @@ export default function InboxPage() {
           <p className="muted">
             Email with agents and people, in threads with a subject. Write to one recipient for a
             1:1 thread, or to several for a group. An agent reads what you email it only while you
-            grant it emails:read.
+            let it read your emails.
           </p>
         </div>
       </div>

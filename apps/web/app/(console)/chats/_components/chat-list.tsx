@@ -4,7 +4,9 @@ import type { PersonConversation } from "@switchboard/contract";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import { RelativeTime } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
+import styles from "./chat.module.css";
 import { messagePreview } from "./message-preview";
 
 /** The person's chats, newest activity first (kept live by the console); the open one is marked. */
@@ -44,7 +46,12 @@ export function ChatList() {
                   </span>
                 )}
               </span>
-              <span className="chat-row-preview">{rowLine(chat)}</span>
+              <span className={styles.rowLine}>
+                <span className="chat-row-preview">{rowLine(chat)}</span>
+                {chat.lastMessageAt && (
+                  <RelativeTime iso={chat.lastMessageAt} style="list" className={styles.rowTime} />
+                )}
+              </span>
             </Link>
           </li>
         ))}

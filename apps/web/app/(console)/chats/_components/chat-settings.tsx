@@ -5,6 +5,7 @@ import {
   createSkills,
   inConsentOrder,
   type PersonConversation,
+  scopeSentence,
   skillScope,
 } from "@switchboard/contract";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -14,7 +15,6 @@ import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { Icon } from "~/components/icon";
 import { useTRPC } from "~/trpc/client";
-import { scopeMeaning } from "./grant-picker";
 
 type SaveState = { state: "idle" } | { state: "saving" } | { state: "saved"; what: string };
 
@@ -142,9 +142,7 @@ export function ChatSettings({
                 onChange={(event) => toggleScope(scope, event.target.checked)}
                 data-testid={`grant-${scope}`}
               />
-              <span>
-                {scopeMeaning[scope]} <span className="mono hint">{scope}</span>
-              </span>
+              <span>{scopeSentence(scope)}</span>
             </label>
           ))}
         </fieldset>

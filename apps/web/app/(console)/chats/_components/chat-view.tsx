@@ -3,14 +3,16 @@
 import type { PersonChatMessage, PersonConversation, PersonOpenReply } from "@switchboard/contract";
 import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
+import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
 import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { ApprovalCard } from "./approval-card";
+import styles from "./chat.module.css";
 import { ChatSettings } from "./chat-settings";
 import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
@@ -55,7 +57,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   return (
     <div className={`chat-layout ${showSettings ? "with-panel" : ""}`}>
       <title>{`${agent.displayName ?? agent.num} · Chats · Switchboard`}</title>
-      <section className="card chat" aria-labelledby="chat-heading">
+      <section className={`card chat ${styles.thread}`} aria-labelledby="chat-heading">
         <ChatHeader
           conversation={conversation}
           settingsOpen={showSettings}
@@ -233,9 +235,11 @@ function MessageList({
   return (
     <>
       {messages.length === 0 && openReplies.length === 0 ? (
-        <p className="empty" data-testid="chat-empty">
-          No messages yet. Say hello below.
-        </p>
+        <div className={styles.emptyThread}>
+          <p className="empty" data-testid="chat-empty">
+            No messages yet. Say hello below.
+          </p>
+        </div>
       ) : (
         <ol className="chat-messages" ref={list} data-testid="chat-messages" aria-live="polite">
           {older && (
@@ -251,25 +255,36 @@ function MessageList({
               </button>
             </li>
           )}
-          {messages.map((message) =>
-            message.action ? (
-              <ApprovalCard
-                key={message.id}
-                message={message}
-                action={message.action}
-                target={targets.get(message.action.id)}
-              />
-            ) : (
-              <MessageBubble
-                key={message.id}
-                message={message}
-                mine={message.senderId !== agentId}
-                agentId={agentId}
-                showRead={message.id === lastMine?.id}
-                onReact={(emoji, on) => react.mutate({ messageId: message.id, emoji, on })}
-              />
-            ),
-          )}
+          {messages.map((message, i) => {
+            const before = messages[i - 1];
+            const newDay =
+              !before || localDayKey(before.createdAt) !== localDayKey(message.createdAt);
+            return (
+              <Fragment key={message.id}>
+                {newDay && (
+                  <li className={styles.day} data-testid="day-separator">
+                    <span>{formatDayLabel(message.createdAt)}</span>
+                  </li>
+                )}
+                {message.action ? (
+                  <ApprovalCard
+                    message={message}
+                    action={message.action}
+                    target={targets.get(message.action.id)}
+                  />
+                ) : (
+                  <MessageBubble
+                    message={message}
+                    mine={message.senderId !== agentId}
+                    agentId={agentId}
+                    showRead={message.id === lastMine?.id}
+                    continued={!newDay && continues(before, message)}
+                    onReact={(emoji, on) => react.mutate({ messageId: message.id, emoji, on })}
+                  />
+                )}
+              </Fragment>
+            );
+          })}
           {openReplies.map((reply) => (
             <li
               key={reply.messageId}
@@ -288,6 +303,17 @@ function MessageList({
       </p>
       <FormError message={reactError?.message} />
     </>
+  );
+}
+
+/** Chat apps group a sender's messages that follow each other within a few minutes. */
+const GROUP_WITHIN_MS = 5 * 60_000;
+function continues(before: PersonChatMessage | undefined, message: PersonChatMessage): boolean {
+  return (
+    before !== undefined &&
+    !before.action &&
+    before.senderId === message.senderId &&
+    Date.parse(message.createdAt) - Date.parse(before.createdAt) < GROUP_WITHIN_MS
   );
 }
 

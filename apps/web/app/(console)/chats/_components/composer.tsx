@@ -119,7 +119,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
       </label>
       <textarea
         id="composer-text"
-        rows={2}
+        rows={1}
         placeholder="Write a message"
         value={text}
         onChange={(event) => {

@@ -12,9 +12,9 @@ import { useTRPC } from "~/trpc/client";
 import { GrantPicker } from "./grant-picker";
 
 /**
- * An agent's consent card: who it is, what it asks to see and do, and the grant the person
- * chooses (everything requested is checked to start; unchecking narrows it). Adding opens the
- * chat.
+ * An agent's consent card: who it is and who made it, what it asks to see and do (each in a
+ * sentence), and the grant the person chooses (exactly what it asks for is checked to start;
+ * unchecking narrows it). Adding opens the chat.
  */
 export function ConsentCardView({ agent }: { agent: string }) {
   const trpc = useTRPC();
@@ -40,7 +40,15 @@ export function ConsentCardView({ agent }: { agent: string }) {
           : card.error.message}
       </p>
     );
-  const { agent: who, requestedScopes, mayAdd, refusal, isContact, conversationId } = card.data;
+  const {
+    agent: who,
+    owner,
+    requestedScopes,
+    mayAdd,
+    refusal,
+    isContact,
+    conversationId,
+  } = card.data;
   return (
     <section
       className="card consent-card"
@@ -55,7 +63,17 @@ export function ConsentCardView({ agent }: { agent: string }) {
           <h2 id="consent-heading" data-testid="consent-agent-name">
             {who.displayName ?? who.num}
           </h2>
-          <span className="mono muted">{who.num}</span>
+          <p className="muted">
+            <span className="mono">{who.num}</span>
+            <span data-testid="consent-owner">
+              {" · "}
+              {owner?.displayName
+                ? `Made by ${owner.displayName}`
+                : owner
+                  ? "Its maker gave no name"
+                  : "Its maker's account is gone"}
+            </span>
+          </p>
           {who.bio && <p>{who.bio}</p>}
         </div>
       </div>

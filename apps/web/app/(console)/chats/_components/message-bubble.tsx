@@ -1,8 +1,12 @@
 "use client";
 
 import type { PersonChatMessage } from "@switchboard/contract";
-import { formatTime } from "~/components/format";
+import { mapsUrl } from "~/components/link-parts";
 import { LinkifiedText } from "~/components/linkified-text";
+import { Markdown } from "~/components/markdown";
+import { RelativeTime } from "~/components/time";
+import styles from "./chat.module.css";
+import { ReactionMenu, type ReactionSummary } from "./reaction-menu";
 
 /** Where the console can load a message's media: stored objects through the session route. */
 function mediaSrc(message: PersonChatMessage, data: string | undefined): string | undefined {
@@ -10,86 +14,81 @@ function mediaSrc(message: PersonChatMessage, data: string | undefined): string 
   return data.startsWith("/objects/") ? `/api/console/media/${message.id}` : data;
 }
 
-const quickReactions = ["👍", "❤️", "😂"];
-
 /**
- * One message of a chat: its body by type (voice notes play, images show), reactions with a
- * quick way to add or take back one's own, and on the person's own messages whether the agent
- * has read them.
+ * One message of a chat: its body by type (agent text as safe markdown, voice notes play with
+ * their words once, images show, places link to a map), reactions shown under it with one menu
+ * to add or take back one's own, and on the person's own messages whether the agent read them.
+ * `continued` marks a message that follows one from the same sender, as chat apps group them.
  */
 export function MessageBubble({
   message,
   mine,
   agentId,
   showRead,
+  continued,
   onReact,
 }: {
   message: PersonChatMessage;
   mine: boolean;
   agentId: string;
   showRead: boolean;
+  continued: boolean;
   onReact: (emoji: string, on: boolean) => void;
 }) {
-  const counts = new Map<string, { count: number; mine: boolean }>();
+  const counts = new Map<string, ReactionSummary>();
   for (const r of message.reactions) {
-    const entry = counts.get(r.emoji) ?? { count: 0, mine: false };
-    counts.set(r.emoji, { count: entry.count + 1, mine: entry.mine || r.userId !== agentId });
+    const entry = counts.get(r.emoji) ?? { emoji: r.emoji, count: 0, mine: false };
+    counts.set(r.emoji, {
+      ...entry,
+      count: entry.count + 1,
+      mine: entry.mine || r.userId !== agentId,
+    });
   }
   return (
     <li
-      className={`bubble ${mine ? "mine" : "theirs"}`}
+      className={`bubble ${mine ? "mine" : "theirs"} ${continued ? styles.continued : styles.first}`}
       data-testid="chat-message"
       data-message-id={message.id}
       data-sender={mine ? "me" : "agent"}
     >
-      <MessageBody message={message} />
+      <MessageBody message={message} fromAgent={!mine} />
       {counts.size > 0 && (
-        <div className="reactions" data-testid="message-reactions">
-          {[...counts].map(([emoji, { count, mine: own }]) => (
-            <button
-              type="button"
-              key={emoji}
-              className={`reaction ${own ? "own" : ""}`}
-              aria-pressed={own}
-              title={own ? "Take back your reaction" : "React with this too"}
-              onClick={() => onReact(emoji, !own)}
-            >
-              {emoji} {count > 1 ? count : ""}
-            </button>
+        <ul className={styles.reactions} data-testid="message-reactions" aria-label="Reactions">
+          {[...counts.values()].map(({ emoji, count, mine: own }) => (
+            <li key={emoji} className={own ? styles.ownReaction : undefined}>
+              {emoji}
+              {count > 1 && <span className={styles.count}>{count}</span>}
+              {own && <span className="visually-hidden"> (yours)</span>}
+            </li>
           ))}
-        </div>
+        </ul>
       )}
       <div className="bubble-meta">
-        <time dateTime={message.createdAt}>{formatTime(message.createdAt)}</time>
+        <RelativeTime iso={message.createdAt} />
         {mine && showRead && (
           <span data-testid="message-read-state">{message.readByOther ? "Read" : "Sent"}</span>
         )}
-        <span className="quick-react">
-          {quickReactions.map((emoji) => (
-            <button
-              type="button"
-              key={emoji}
-              className="reaction"
-              aria-label={`React ${emoji}`}
-              onClick={() => onReact(emoji, !counts.get(emoji)?.mine)}
-            >
-              {emoji}
-            </button>
-          ))}
-        </span>
+        <ReactionMenu reactions={counts} onReact={onReact} />
       </div>
     </li>
   );
 }
 
-function MessageBody({ message }: { message: PersonChatMessage }) {
-  const caption = message.content ? (
-    <span className="bubble-text">
-      <LinkifiedText text={message.content} />
-    </span>
-  ) : null;
+function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromAgent: boolean }) {
+  const text = (value: string) =>
+    fromAgent ? (
+      <Markdown text={value} />
+    ) : (
+      <span className="bubble-text">
+        <LinkifiedText text={value} />
+      </span>
+    );
+  const caption = message.content ? text(message.content) : null;
   switch (message.type) {
-    case "voice":
+    case "voice": {
+      // A spoken (TTS) note's words are both its caption and its transcript: show them once.
+      const transcript = message.transcript?.trim();
+      const sameWords = transcript && transcript === message.content.trim();
       return (
         <>
           <audio
@@ -100,14 +99,16 @@ function MessageBody({ message }: { message: PersonChatMessage }) {
           >
             <track kind="captions" />
           </audio>
-          {message.transcript && (
-            <span className="transcript" data-testid="voice-transcript">
-              “{message.transcript}”
-            </span>
+          {transcript && (
+            <p className={styles.transcript} data-testid="voice-transcript">
+              <span className="visually-hidden">Transcript: </span>
+              {transcript}
+            </p>
           )}
-          {caption}
+          {!sameWords && caption}
         </>
       );
+    }
     case "image":
     case "sticker":
       return (
@@ -129,13 +130,30 @@ function MessageBody({ message }: { message: PersonChatMessage }) {
           {caption}
         </>
       );
-    case "location":
+    case "location": {
+      const map = message.location
+        ? mapsUrl(message.location.latitude, message.location.longitude)
+        : null;
       return (
-        <span className="bubble-text">
-          📍 {message.location?.latitude}, {message.location?.longitude}
-          {message.content ? ` — ${message.content}` : ""}
-        </span>
+        <div className={styles.place} data-testid="message-location">
+          <span aria-hidden="true">📍</span>
+          <div>
+            <div>{message.content || "A shared location"}</div>
+            {map && (
+              <a
+                href={map}
+                target="_blank"
+                rel="noopener noreferrer nofollow"
+                className="message-link"
+                data-testid="open-in-maps"
+              >
+                Open in maps
+              </a>
+            )}
+          </div>
+        </div>
       );
+    }
     case "contact":
       return (
         <span className="bubble-text">

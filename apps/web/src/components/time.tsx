@@ -1,0 +1,60 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import { formatChatTime, formatFullTime, formatListTime } from "./format";
+
+/** One clock for every relative time on the page, ticking each 30 s (not a timer per time). */
+let now = Date.now();
+const listeners = new Set<() => void>();
+let ticker: ReturnType<typeof setInterval> | null = null;
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  if (!ticker) now = Date.now();
+  ticker ??= setInterval(() => {
+    now = Date.now();
+    for (const l of listeners) l();
+  }, 30_000);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0 && ticker) {
+      clearInterval(ticker);
+      ticker = null;
+    }
+  };
+}
+const snapshot = () => now;
+
+/** The current time, re-rendering every 30 s. */
+export function useNow(): Date {
+  return new Date(useSyncExternalStore(subscribe, snapshot, snapshot));
+}
+
+const styles = { message: formatChatTime, list: formatListTime } as const;
+
+/**
+ * A time as chat apps show it ("now", "5 min", "Yesterday 18:02"), with the full local date and
+ * time on hover (its title).
+ */
+export function RelativeTime({
+  iso,
+  style = "message",
+  className,
+}: {
+  iso: string;
+  style?: keyof typeof styles;
+  className?: string;
+}) {
+  const current = useNow();
+  const full = formatFullTime(iso);
+  return (
+    <time
+      dateTime={iso}
+      title={full}
+      className={className}
+      suppressHydrationWarning
+      data-testid="relative-time"
+    >
+      {styles[style](iso, current)}
+    </time>
+  );
+}

@@ -1,0 +1,2 @@
+// Next's ambient types (CSS modules among them); next-env.d.ts, which says the same, is generated at build.
+/// <reference types="next" />
