@@ -54,6 +54,8 @@ export const errorStatus = {
   internal_error: 500,
   tts_failed: 502,
   tts_unavailable: 503,
+  /** The database is briefly out of reach (restarting, failing over): retry after Retry-After. */
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;

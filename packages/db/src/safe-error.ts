@@ -53,3 +53,36 @@ function describeOne(error: unknown): string {
   }
   return frames ? `${head}\n${frames}` : head;
 }
+
+/**
+ * SQLSTATEs and client codes that mean "the database is out of reach right now" (restarting,
+ * failing over, our connection cut), not "this request is wrong": connection exceptions (08…),
+ * admin/crash shutdown and "starting up" (57P01-57P03), too many connections (53300), and what
+ * postgres.js and Node report for a connection that closed or never opened.
+ */
+const unavailableCodes = new Set([
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+]);
+
+/** True when `error` (or what caused it) is the database being briefly unreachable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && (unavailableCodes.has(code) || code.startsWith("08")))
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}

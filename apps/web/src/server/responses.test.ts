@@ -1,5 +1,6 @@
 import { captureLogs } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
+import { createDb } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { toErrorResponse } from "./responses";
@@ -30,4 +31,19 @@ it("logs an unexpected query error without the parameters it carries, and answer
     }),
   );
   expect(logged.join("\n")).not.toContain(secret);
+});
+
+it("answers 503 unavailable with Retry-After when the database is out of reach", async () => {
+  // A Postgres that is restarting refuses connections: nothing listens on its port.
+  const unreachable = createDb("postgres://postgres@127.0.0.1:1/switchboard", { max: 1 });
+  const failure = await unreachable.db.execute(sql`select 1`).catch((e: unknown) => e);
+  await unreachable.close();
+  const response = toErrorResponse(failure, "req_2");
+  expect(response.status).toBe(503);
+  expect(response.headers.get("Retry-After")).toBe("1");
+  expect(await response.json()).toMatchObject({ error: { code: "unavailable" } });
+
+  // A query that is wrong is still the service's fault, not the database's absence.
+  const wrong = await t.deps.db.execute(sql`select nope`).catch((e: unknown) => e);
+  expect(toErrorResponse(wrong, "req_3").status).toBe(500);
 });

@@ -1,6 +1,6 @@
 import { type ApiError, type ErrorCode, errorStatus, toErrorIssues } from "@switchboard/contract";
 import { CoreError, type CoreErrorDetails, log } from "@switchboard/core";
-import { describeError } from "@switchboard/db";
+import { describeError, isDatabaseUnavailable } from "@switchboard/db";
 import { ZodError } from "zod";
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -25,7 +25,8 @@ export function errorResponse(
 
 /**
  * The one place a thrown error becomes a response: CoreError → its code, ZodError →
- * `validation_error` with issues, anything else → logged and answered `internal_error`.
+ * `validation_error` with issues, the database out of reach → 503 `unavailable` (retry), anything
+ * else → logged and answered `internal_error`.
  */
 export function toErrorResponse(error: unknown, requestId: string): Response {
   if (error instanceof CoreError) return errorResponse(error.code, error.message, error.details);
@@ -33,6 +34,12 @@ export function toErrorResponse(error: unknown, requestId: string): Response {
     return errorResponse("validation_error", "The request failed validation", {
       issues: toErrorIssues(error),
     });
+  if (isDatabaseUnavailable(error)) {
+    log.warn({ requestId, err: describeError(error) }, "database unavailable");
+    return errorResponse("unavailable", "The service is briefly unavailable; retry shortly", {
+      retryAfterSeconds: 1,
+    });
+  }
   // Described, not dumped: a failed query's error carries its bound parameters.
   log.error({ requestId, err: describeError(error) }, "unexpected error");
   return errorResponse("internal_error", `Something went wrong on our side (request ${requestId})`);
