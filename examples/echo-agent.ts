@@ -2,10 +2,9 @@
  * The echo agent: receives events by long-poll and answers every message with its text.
  *   SWITCHBOARD_TOKEN=sbat_… npm run -s -w examples echo
  */
-import { clientFromEnv, onStop } from "./env";
+import { connect, onStop } from "./env";
 
-const client = clientFromEnv();
-const me = await client.getMe();
+const { client, me } = await connect();
 // Start from now: the cursor is the latest event's seq (save `updates.cursor` to resume instead).
 const { seq } = await client.getUpdatesCursor();
 const stop = new AbortController();

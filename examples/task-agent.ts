@@ -7,10 +7,9 @@
  * task.due), and the person must grant them when adding it.
  */
 import { type AgentEvent, isSwitchboardError } from "@switchboard/sdk";
-import { clientFromEnv, onStop } from "./env";
+import { connect, onStop } from "./env";
 
-const client = clientFromEnv();
-const me = await client.getMe();
+const { client, me } = await connect();
 const stream = await client.connect();
 onStop(() => stream.close());
 console.log(`${me.displayName} (${me.num}) is connected to the stream after seq ${stream.seq}`);

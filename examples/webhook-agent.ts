@@ -7,9 +7,9 @@
  */
 import { createServer } from "node:http";
 import { type AgentEvent, verifyWebhook, WebhookVerificationError } from "@switchboard/sdk";
-import { clientFromEnv, onStop } from "./env";
+import { connect, onStop } from "./env";
 
-const client = clientFromEnv();
+const { client } = await connect();
 const secrets = (process.env.SWITCHBOARD_WEBHOOK_SECRET ?? "").split(",").filter(Boolean);
 if (secrets.length === 0) {
   console.error("Set SWITCHBOARD_WEBHOOK_SECRET (whsec_…; during a rotation: new,old)");

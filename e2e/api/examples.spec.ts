@@ -138,3 +138,27 @@ test("the task agent streams its answer, proposes create_task and acts on the ap
   });
   await reply(client, conversationId, /^⏰ "A test task from switchboard trigger" is due now\.$/);
 });
+
+test("an example says in one line when the service is not there or refuses the token", async () => {
+  const runExample = (env: Record<string, string>) =>
+    promisify(execFile)("npm", ["run", "-s", "-w", "examples", "echo"], {
+      cwd: repoRoot,
+      env: { ...process.env, SWITCHBOARD_DATA_DIR: "/nonexistent", ...env },
+    }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+  const away = await runExample({
+    SWITCHBOARD_TOKEN: "sbat_x",
+    SWITCHBOARD_URL: `http://127.0.0.1:${await freePort()}/api`,
+  });
+  expect(away.code).toBe(1);
+  expect(away.stderr.trim().split("\n")).toEqual([
+    expect.stringMatching(/^Switchboard is not reachable at http:\/\/127\.0\.0\.1:\d+\/api/),
+  ]);
+  const refused = await runExample({ SWITCHBOARD_TOKEN: "sbat_nope", SWITCHBOARD_URL: apiUrl });
+  expect(refused.code).toBe(1);
+  expect(refused.stderr.trim().split("\n")).toEqual([
+    expect.stringMatching(/refused the token \(unauthorized\)/),
+  ]);
+});

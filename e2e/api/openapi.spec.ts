@@ -3,10 +3,13 @@ import { contractDrift, expectEvent } from "../support/contract";
 import { expectError } from "../support/http";
 import { expect, test } from "../support/test";
 
-test("the OpenAPI 3.1 document is served without auth on both surfaces and covers every operation", async ({
+test("one OpenAPI 3.1 document per API, served without auth: the Agent API with its webhooks, the Developer API", async ({
   request,
 }) => {
-  for (const url of ["/api/agent/v1/openapi.json", "/api/v1/openapi.json"]) {
+  for (const [url, surface] of [
+    ["/api/agent/v1/openapi.json", "agent"],
+    ["/api/v1/openapi.json", "dev"],
+  ] as const) {
     const response = await request.get(url);
     expect(response.status(), url).toBe(200);
     expect(response.headers()["content-type"]).toContain("application/json");
@@ -14,11 +17,19 @@ test("the OpenAPI 3.1 document is served without auth on both surfaces and cover
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers).toEqual([{ url: "/api", description: "This instance" }]);
     for (const op of operations)
-      expect(doc.paths[op.path]?.[op.method.toLowerCase()]?.operationId).toBe(op.operationId);
-    expect(Object.keys(doc.webhooks)).toContain("message.received");
-    // The Limits table shows this instance's configuration.
-    expect(doc.info.description).toContain("| Requests | 300 per minute per agent |");
+      expect(doc.paths[op.path]?.[op.method.toLowerCase()]?.operationId, url).toBe(
+        op.surface === surface ? op.operationId : undefined,
+      );
+    expect(Object.keys(doc.webhooks ?? {}).includes("message.received")).toBe(surface === "agent");
+    const scheme = surface === "agent" ? "agentToken" : "developerKey";
+    expect(Object.keys(doc.components.securitySchemes)).toEqual([scheme]);
+    expect(doc.components.securitySchemes[scheme].bearerFormat).toBe(
+      surface === "agent" ? "agent:<token>" : "dev:<key>",
+    );
   }
+  // The Limits table shows this instance's configuration.
+  const agentDoc = await (await request.get("/api/agent/v1/openapi.json")).json();
+  expect(agentDoc.info.description).toContain("| Requests | 300 per minute per agent |");
   await expectError(await request.post("/api/v1/openapi.json"), 405, "method_not_allowed");
 });
 

@@ -31,8 +31,12 @@ if (argv[0] === "start") {
   // Long-running, so outside the one-JSON-object contract of the other commands.
   const { runStart } = await import("./start/start");
   await runStart(argv.slice(1));
+} else if (argv[0] === "mcp") {
+  // Long-running too: MCP over stdio, forwarded to the running service.
+  process.exitCode = await (await import("./commands/mcp")).runMcp(argv.slice(1));
 } else {
   process.exitCode = await runCli(argv, commands, [
     "start [--dev]   run the whole service (what `npm start` does)",
+    "mcp --token T [--url BASE]   the Agent API as MCP tools over stdio",
   ]);
 }

@@ -39,11 +39,15 @@ export const MessageReceivedPayload = z.union([MessageReceivedFull, MessageRecei
 export type MessageReceivedPayload = z.infer<typeof MessageReceivedPayload>;
 
 // ---- message.transcript ----
-export const MessageTranscriptFull = z.object({
+/**
+ * `transcript` is null when transcription gave up on the note. Strict: a masked payload (null
+ * too, with `accessDenied`) must never read as a full one.
+ */
+export const MessageTranscriptFull = z.strictObject({
   conversationId: z.string(),
   messageId: z.string(),
   from: AgentUser,
-  transcript: z.string(),
+  transcript: z.string().nullable(),
 });
 export const MessageTranscriptMasked = z.object({
   conversationId: z.string(),
@@ -52,7 +56,8 @@ export const MessageTranscriptMasked = z.object({
   transcript: z.null(),
   accessDenied: deniedFor("messages:read"),
 });
-export const MessageTranscriptPayload = z.union([MessageTranscriptFull, MessageTranscriptMasked]);
+// Masked first: a full payload's transcript may be null too, and only `accessDenied` tells them apart.
+export const MessageTranscriptPayload = z.union([MessageTranscriptMasked, MessageTranscriptFull]);
 export type MessageTranscriptPayload = z.infer<typeof MessageTranscriptPayload>;
 
 // ---- contact.added ----

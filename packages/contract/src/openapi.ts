@@ -21,7 +21,8 @@ import {
 import { AgentMessage, AgentMessageType, Reaction } from "./messages";
 import { type Operation, type OperationDef, operationErrors, operations } from "./operations";
 import { EventRecord, NoteRecord, ReminderRecord, TaskRecord } from "./records";
-import { AgentScope } from "./scopes";
+import { scopeSentence } from "./scope-words";
+import { AgentScope, agentScopes } from "./scopes";
 import { ClientFrame, ServerFrame } from "./stream";
 import { AgentMe, AgentUser } from "./users";
 import { AgentWebhook, AgentWebhookWithSecret } from "./webhooks";
@@ -268,7 +269,13 @@ function errorResponses(op: OperationDef): Record<string, Json> {
               schema: {
                 allOf: [
                   ref("ApiError"),
-                  { properties: { error: { properties: { code: { enum: codes } } } } },
+                  // Narrows the code only: the envelope's other fields are ApiError's.
+                  {
+                    properties: {
+                      error: { properties: { code: { enum: codes } }, additionalProperties: true },
+                    },
+                    additionalProperties: true,
+                  },
                 ],
               },
               examples: Object.fromEntries(
@@ -410,6 +417,8 @@ function webhooks(): Json {
             summary: type,
             description: `${entry.summary}.${needs} Signed as described under Webhooks; answer 2xx within 10 s.`,
             tags: ["Event types"],
+            // Switchboard calls the agent: the signature headers authenticate it, not a scheme.
+            security: [],
             parameters: signatureHeaders.map(([name, description, schema]) => ({
               name,
               in: "header",
@@ -477,6 +486,15 @@ function description(limits: ServiceLimits): string {
     "**Developer API** (`/v1`) takes `Authorization: Bearer dev:<key>`. In *Try it*, enter the",
     "whole credential after `Bearer ` (for example `agent:sbat_…`). Every error answers the",
     "envelope `{ error: { code, message, issues?, retryAfterSeconds? } }`.",
+    "",
+    "## Scopes",
+    "",
+    "Each person grants an agent some of the scopes it requests; the consent card, their chat",
+    "settings and this table describe each one in the same words.",
+    "",
+    "| Scope | What the person reads |",
+    "|---|---|",
+    ...agentScopes.map((scope) => `| \`${scope}\` | ${scopeSentence(scope)} |`),
     "",
     "## Events",
     "",
@@ -561,13 +579,85 @@ const tagDescriptions: Record<string, string> = {
   Events: "Long-poll and webhook configuration. The event types are under *Webhooks*.",
   Profile: "The agent's own profile and requested scopes.",
   "Person records": "A person's tasks, reminders, calendar events and notes (read-only).",
+  Email: "Email threads with people who granted the email scopes.",
+  Feed: "The agent's posts in its feed.",
   "Developer API": "A key owner posts into their own self chat.",
   "Event types": "What each event's payload carries, as delivered to a webhook.",
   Service: "Unauthenticated endpoints.",
 };
 
-/** The whole document. `limits` fills the Limits table (the spec's values by default). */
-export function buildOpenApi(options: { limits?: ServiceLimits; version?: string } = {}): Json {
+/** Which API a document describes; `"all"`: both, in one (the registry tests read that one). */
+export type OpenApiScope = "agent" | "dev" | "all";
+
+/** Answered by the HTTP edge to any request it cannot read, before a route runs. */
+const edgeErrors = (): Json => ({
+  "4XX": {
+    description: "`malformed_request` (400), `headers_too_large` (431)",
+    content: { "application/json": { schema: ref("ApiError") } },
+  },
+});
+
+/** Components nothing in the document reaches are left out (each document carries its own). */
+function reachable(document: Json, schemas: Record<string, Json>): Record<string, Json> {
+  const keep = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    if (!node || typeof node !== "object") return;
+    for (const [key, value] of Object.entries(node as Json)) {
+      if (key === "$ref" && typeof value === "string") {
+        const id = value.replace("#/components/schemas/", "");
+        if (!keep.has(id) && schemas[id]) {
+          keep.add(id);
+          visit(schemas[id]);
+        }
+      } else visit(value);
+    }
+  };
+  visit(document);
+  return Object.fromEntries(Object.entries(schemas).filter(([id]) => keep.has(id)));
+}
+
+const securitySchemes = {
+  agentToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "agent:<token>",
+    description:
+      "Agent API. Send `Authorization: Bearer agent:<token>`: the bearer value is the token minted in the console **with its `agent:` prefix** (for example `agent:sbat_…`), so a generated client's bearer token setting takes `agent:sbat_…`.",
+  },
+  developerKey: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "dev:<key>",
+    description:
+      "Developer API. Send `Authorization: Bearer dev:<key>`: the bearer value is the key **with its `dev:` prefix** (for example `dev:sbdk_…`).",
+  },
+} as const;
+
+function devDescription(limits: ServiceLimits): string {
+  return [
+    "The **Developer API** (`/v1`) of Switchboard: a developer key's owner posts into their own",
+    "self chat. It takes `Authorization: Bearer dev:<key>`. Every error answers the envelope",
+    "`{ error: { code, message, issues?, retryAfterSeconds? } }`. The Agent API has its own",
+    "document at `/api/agent/v1/openapi.json`.",
+    "",
+    `Limit: ${limits.devMessagesPerMin} messages per minute per key.`,
+  ].join("\n");
+}
+
+/**
+ * The OpenAPI document of one API (`agent`, with its webhooks; `dev`), or of both (`all`).
+ * `limits` fills the Limits table (the spec's values by default).
+ */
+export function buildOpenApi(
+  options: { limits?: ServiceLimits; version?: string; api?: OpenApiScope } = {},
+): Json {
+  const api = options.api ?? "all";
+  const limits = options.limits ?? specLimits;
+  const included = operations.filter((op) => api === "all" || op.surface === api);
   const { registry: reg, responseIds } = registry();
   const components = z.toJSONSchema(reg, {
     uri: (id) => `#/components/schemas/${id}`,
@@ -579,7 +669,7 @@ export function buildOpenApi(options: { limits?: ServiceLimits; version?: string
     if (schema) schema.examples = [eventExamples[type]];
   }
   const paths: Record<string, Json> = {};
-  for (const op of operations) {
+  for (const op of included) {
     paths[op.path] = {
       ...paths[op.path],
       [op.method.toLowerCase()]: operationObject(op, responseIds),
@@ -591,11 +681,14 @@ export function buildOpenApi(options: { limits?: ServiceLimits; version?: string
       summary: "This OpenAPI document",
       tags: ["Service"],
       security: [],
-      responses: { "200": { description: "OpenAPI 3.1", content: { "application/json": {} } } },
+      responses: {
+        "200": { description: "OpenAPI 3.1", content: { "application/json": {} } },
+        ...edgeErrors(),
+      },
     },
   });
-  paths["/agent/v1/openapi.json"] = spec("/agent/v1/openapi.json");
-  paths["/v1/openapi.json"] = spec("/v1/openapi.json");
+  if (api !== "dev") paths["/agent/v1/openapi.json"] = spec("/agent/v1/openapi.json");
+  if (api !== "agent") paths["/v1/openapi.json"] = spec("/v1/openapi.json");
   paths["/healthz"] = {
     get: {
       operationId: "getHealth",
@@ -615,37 +708,45 @@ export function buildOpenApi(options: { limits?: ServiceLimits; version?: string
             },
           },
         },
+        ...edgeErrors(),
         "503": { description: "Unhealthy (the database is unreachable)" },
       },
     },
   };
-  const tags = [...new Set([...operations.map((op) => op.tag), "Service", "Event types"])];
-  return {
+  const withHooks = api !== "dev";
+  const tags = [
+    ...new Set([...included.map((op) => op.tag), "Service", ...(withHooks ? ["Event types"] : [])]),
+  ];
+  const titles = {
+    all: "Switchboard Agent Platform API",
+    agent: "Switchboard Agent API",
+    dev: "Switchboard Developer API",
+  };
+  const body: Json = {
     openapi: "3.1.0",
     info: {
-      title: "Switchboard Agent Platform API",
+      title: titles[api],
       version: options.version ?? "0.2.0",
-      description: description(options.limits ?? specLimits),
+      description: api === "dev" ? devDescription(limits) : description(limits),
+      // No open-source licence: the package is private (all rights reserved).
+      license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" },
     },
     servers: [{ url: "/api", description: "This instance" }],
     tags: tags.map((name) => ({ name, description: tagDescriptions[name] ?? "" })),
     paths,
-    webhooks: webhooks(),
+    ...(withHooks && { webhooks: webhooks() }),
+  };
+  const used = api === "all" ? schemas : reachable(body, schemas);
+  return {
+    ...body,
     components: {
-      schemas,
-      securitySchemes: {
-        agentToken: {
-          type: "http",
-          scheme: "bearer",
-          description:
-            "Agent API: `Authorization: Bearer agent:<token>` (the token is minted in the console).",
-        },
-        developerKey: {
-          type: "http",
-          scheme: "bearer",
-          description: "Developer API: `Authorization: Bearer dev:<key>`.",
-        },
-      },
+      schemas: used,
+      securitySchemes:
+        api === "all"
+          ? securitySchemes
+          : api === "agent"
+            ? { agentToken: securitySchemes.agentToken }
+            : { developerKey: securitySchemes.developerKey },
     },
   };
 }

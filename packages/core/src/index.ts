@@ -7,6 +7,14 @@
 
 // Actions (proposals and their decisions)
 export { type Decision, decideAction, expireAction } from "./actions/decide-action";
+export {
+  changedFields,
+  findRecordCards,
+  listAgentDecisions,
+  listPersonDecisions,
+  MAX_DECISION_PAGE,
+  toActionDecision,
+} from "./actions/decisions";
 export { getAgentAction, listAgentActions, setAutoExecute } from "./actions/list-actions";
 export { proposeAction } from "./actions/propose-action";
 // Calls
@@ -39,6 +47,7 @@ export { sendAgentEmail } from "./email/send-agent-email";
 export { sendPersonEmail } from "./email/send-person-email";
 export { CoreError, type CoreErrorDetails, notFound, parseInput } from "./errors";
 // Events
+export { controlTopic } from "./events/agent-control";
 export { pollEvents } from "./events/poll-events";
 export { latestSeq, readEvents } from "./events/read-events";
 // Feed
@@ -110,6 +119,7 @@ export { forgetWorkers, heartbeatWorkers, unlockStaleJobs } from "./jobs/stale-w
 export { type AgentDay, getAgentHistory } from "./limits/agent-history";
 export { getAgentUsage } from "./limits/charge-send";
 export { cleanupExpired } from "./limits/cleanup";
+export { enforceConsoleRequestLimit } from "./limits/console-requests";
 export { acquireLease, type Lease } from "./limits/leases";
 export type { RateState } from "./limits/rate-limit";
 export { captureLogs, log, withLogContext } from "./log";
@@ -134,6 +144,7 @@ export { setPersonTyping } from "./messaging/set-person-typing";
 export {
   abortStreamedReply,
   appendReplyDelta,
+  checkOpenReply,
   endAbandonedReplies,
   endStreamedReply,
   type OpenReply,
@@ -163,6 +174,8 @@ export { beginDrain, drainSignal, isDraining } from "./shutdown";
 
 // Voice
 export { type SpeechSetup, speechSetup } from "./voice/speech-engine";
+export { transcriptionSetup } from "./voice/speech-to-text";
+export { TRANSCRIBE_ATTEMPTS, transcribeVoiceNote } from "./voice/transcribe-voice-note";
 
 // Webhooks
 export {
@@ -176,7 +189,12 @@ export {
   type WebhookDeliveryDetail,
 } from "./webhooks/describe-delivery";
 export { explainDeliveryError } from "./webhooks/explain-delivery-error";
-export { retryWebhookDelivery } from "./webhooks/retry-delivery";
+export {
+  listWebhookAlerts,
+  PLATFORM_USER,
+  type WebhookAlert,
+} from "./webhooks/owner-alerts";
+export { redeliverWebhookEvent, retryWebhookDelivery } from "./webhooks/retry-delivery";
 export {
   sendWebhookTestEvent,
   TEST_EVENT_TYPE,
@@ -184,6 +202,8 @@ export {
 } from "./webhooks/send-test-event";
 export {
   agentSigningSecrets,
+  countWaitingDeliveries,
+  type DeliveryFilter,
   deleteWebhook,
   getWebhook,
   listWebhookDeliveries,

@@ -187,23 +187,38 @@ const triggers: Trigger[] = [
  * who adds the agent and writes, an approval on a proposal's card, a task coming due). Answers
  * what it made and the events the agent got, as the agent sees them.
  */
-export const triggerCommands = triggers.map((trigger) =>
+export const triggerCommands = [
   command({
-    name: `trigger ${trigger.type}`,
-    usage: trigger.usage,
-    flags: { agent: { type: "string", required: true }, ...trigger.flags },
-    async run(flags, deps) {
-      const agent = await findAgent(deps, String(flags.agent));
-      const before = await latestSeq(deps, agent.id);
-      const made = await trigger.run(deps, agent, flags);
-      const events = await eventsSince(
-        deps,
-        agent.id,
-        before,
-        trigger.type,
-        trigger.waitMs ?? 5000,
-      );
-      return { triggered: trigger.type, ...made, events };
+    name: "trigger",
+    usage: "   list the events it makes, each with its flags",
+    flags: {},
+    async run() {
+      return {
+        triggers: triggers.map((trigger) => ({
+          type: trigger.type,
+          usage: `trigger ${trigger.type} ${trigger.usage}`,
+        })),
+      };
     },
   }),
-);
+  ...triggers.map((trigger) =>
+    command({
+      name: `trigger ${trigger.type}`,
+      usage: trigger.usage,
+      flags: { agent: { type: "string", required: true }, ...trigger.flags },
+      async run(flags, deps) {
+        const agent = await findAgent(deps, String(flags.agent));
+        const before = await latestSeq(deps, agent.id);
+        const made = await trigger.run(deps, agent, flags);
+        const events = await eventsSince(
+          deps,
+          agent.id,
+          before,
+          trigger.type,
+          trigger.waitMs ?? 5000,
+        );
+        return { triggered: trigger.type, ...made, events };
+      },
+    }),
+  ),
+];

@@ -21,6 +21,9 @@ export default function DocsPage() {
         <a href="/docs/quickstart" className="docs-raw" data-testid="docs-quickstart">
           quickstart
         </a>
+        <a href="/docs/mcp" className="docs-raw" data-testid="docs-mcp">
+          mcp
+        </a>
         <a href="/api/agent/v1/openapi.json" className="docs-raw">
           openapi.json
         </a>

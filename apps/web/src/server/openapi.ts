@@ -29,10 +29,19 @@ function limitsOf(config: Config): ServiceLimits {
   };
 }
 
-let document: Record<string, unknown> | undefined;
+const documents = new Map<"agent" | "dev", Record<string, unknown>>();
 
-/** `GET /api/agent/v1/openapi.json` and `GET /api/v1/openapi.json`: public, built once. */
-export async function openApiResponse(): Promise<Response> {
-  document ??= buildOpenApi({ limits: limitsOf(getDeps().config) });
-  return json(document, 200, { "Cache-Control": "public, max-age=300" });
+/**
+ * `GET /api/agent/v1/openapi.json` (the Agent API and its webhooks) and `GET /api/v1/openapi.json`
+ * (the Developer API): public, each built once.
+ */
+export function openApiResponse(api: "agent" | "dev"): () => Promise<Response> {
+  return async () => {
+    let document = documents.get(api);
+    if (!document) {
+      document = buildOpenApi({ api, limits: limitsOf(getDeps().config) });
+      documents.set(api, document);
+    }
+    return json(document, 200, { "Cache-Control": "public, max-age=300" });
+  };
 }

@@ -24,7 +24,9 @@ const fileOf = (op: Operation) =>
 const all = [...routeFiles(path.join(apiDir, "agent/v1")), ...routeFiles(path.join(apiDir, "v1"))];
 /** The OpenAPI document itself is served beside the operations it describes, without auth. */
 const isDocument = (file: string) => file.endsWith(path.join("openapi.json", "route.ts"));
-const files = all.filter((file) => !isDocument(file));
+/** The MCP endpoint serves the Agent API's entries as tools (src/mcp), through these routes. */
+const isMcp = (file: string) => file === path.join(apiDir, "agent/v1/mcp/route.ts");
+const files = all.filter((file) => !isDocument(file) && !isMcp(file));
 
 it("serves the OpenAPI document on both surfaces and nothing else without a registry entry", () => {
   expect(all.filter(isDocument).map((file) => path.relative(apiDir, file))).toEqual([

@@ -1,21 +1,14 @@
-import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import path from "node:path";
+import { getDeps } from "~/server/deps";
+import { markdownResponse } from "../repo-markdown";
 
-/** The repository's docs/quickstart.md, found above the server's working directory. */
-function quickstart(): string | null {
-  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
-    const candidate = path.join(dir, "docs", "quickstart.md");
-    if (existsSync(candidate)) return candidate;
-    if (path.dirname(dir) === dir) return null;
-  }
-}
-
-/** `/docs/quickstart`: the five-minute quickstart, as the Markdown it is written in. */
-export async function GET(): Promise<Response> {
-  const file = quickstart();
-  if (!file) return new Response("Not found", { status: 404 });
-  return new Response(await readFile(file), {
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" },
-  });
+/**
+ * `/docs/quickstart`: the five-minute quickstart (docs/quickstart.md), with this instance's
+ * addresses where the file says the default ports.
+ */
+export async function GET(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const ws = `ws://${url.hostname}:${getDeps().config.WS_PORT}`;
+  return markdownResponse("quickstart.md", (text) =>
+    text.replaceAll("http://localhost:3000", url.origin).replaceAll("ws://localhost:3001", ws),
+  );
 }
