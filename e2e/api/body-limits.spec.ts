@@ -1,4 +1,5 @@
 import { request as httpRequest } from "node:http";
+import { consoleSession } from "../support/console-session";
 import { newAgent } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -48,7 +49,11 @@ test("an endless chunked body to the Agent API is cut off with 413 payload_too_l
 });
 
 test("an endless chunked body to the console's tRPC is cut off with 413 too", async () => {
-  const answer = await postEndless("/api/trpc/chats.send", { "Content-Type": "application/json" });
+  const { cookie } = await consoleSession(`http://127.0.0.1:${process.env.E2E_PORT}`);
+  const answer = await postEndless("/api/trpc/chats.send", {
+    "Content-Type": "application/json",
+    Cookie: cookie,
+  });
   expect(answer.status).toBe(413);
   expect(JSON.parse(answer.body).error.json.data).toMatchObject({
     httpStatus: 413,

@@ -242,9 +242,8 @@ test("threads the agent is not in are 404; group threads are 400 unsupported and
     subject: "Picnic",
     content: "Sunday?",
   });
-  // The agent hears of the group email, but cannot open or answer the group.
-  const [event] = await emailEvents(apiA, 0, 5);
-  expect(event?.payload).toMatchObject({ threadId: group.threadId, subject: "Picnic" });
+  // The agent cannot open or answer a group, so it is not told of one (decision 0039).
+  expect(await emailEvents(apiA, 0, 0)).toEqual([]);
   await expectError(await apiA.get(`/emails/${group.threadId}`), 400, "unsupported");
   await expectError(
     await apiA.post(`/emails/${group.threadId}/messages`, { content: "I'm in" }),

@@ -45,14 +45,17 @@ test("unknown routes answer 404 and unknown methods 405, in the envelope", async
   await expectError(await request.post("/api/v1/me", { data: {} }), 405, "method_not_allowed");
 });
 
-test("health check answers ok when the database does, and what speech runs on", async ({
+test("health check answers ok when the database does, and what speech and transcription run on", async ({
   request,
 }) => {
   const response = await request.get("/api/healthz");
   expect(response.status()).toBe(200);
-  // A default install (espeak-ng and ffmpeg from Debian, as .ci/run installs them).
+  // A default install (espeak-ng, ffmpeg and pocketsphinx from Debian, as .ci/run installs them).
   expect(await response.json()).toEqual({
     status: "ok",
-    details: { speech: { engine: "espeak-ng", audio: "ogg/opus" } },
+    details: {
+      speech: { engine: "espeak-ng", audio: "ogg/opus" },
+      transcription: { engine: "pocketsphinx" },
+    },
   });
 });

@@ -28,7 +28,7 @@ test("/docs renders the API reference without signing in, and try-it calls this 
   await page.goto("/docs");
   await expect(page).toHaveURL(/\/docs$/);
   const reference = page.getByTestId("api-reference");
-  await expect(reference.getByText("Switchboard Agent Platform API")).toBeVisible({
+  await expect(reference.getByText("Switchboard Agent API")).toBeVisible({
     timeout: 15_000,
   });
   // Every section the reference promises: operations, event types, stream frames, signature
@@ -36,7 +36,6 @@ test("/docs renders the API reference without signing in, and try-it calls this 
   for (const text of [
     "/agent/v1/messages",
     "/agent/v1/conversations/{conversationId}/messages",
-    "/v1/me/messages",
     "Real-time stream (WebSocket)",
     "reply.delta",
     "verifySignature",
@@ -69,6 +68,13 @@ test("/docs renders the API reference without signing in, and try-it calls this 
   await page.screenshot({ path: "test-results/e2e/docs-try-it.png", fullPage: false });
   // Only Next's own inline bootstrap scripts trip the policy.
   expect(violations.filter((v) => !/Executing inline script/.test(v))).toEqual([]);
+
+  // The Developer API is its own document, one link away.
+  await page.getByTestId("docs-other-api").click();
+  await expect(page).toHaveURL(/\/docs\?api=dev$/);
+  await expect(reference.getByText("Switchboard Developer API")).toBeVisible({ timeout: 15_000 });
+  await expect(reference.getByText("/v1/me/messages").first()).toBeVisible();
+  await expect(reference.getByText("/agent/v1/messages")).toHaveCount(0);
 });
 
 test("the console nav links to the reference", async ({ page }) => {

@@ -8,7 +8,19 @@ export const metadata = { title: "API reference · Switchboard" };
  * contract, with try-it against this instance. Everything loads from this origin as script and
  * style files (no inline code, no CDN): `/docs/init.js` loads the renderer from `/docs/assets/`.
  */
-export default function DocsPage() {
+/** The two APIs, each its own OpenAPI document; `/docs?api=dev` shows the Developer API. */
+const references = {
+  agent: { name: "Agent API", spec: "/api/agent/v1/openapi.json", href: "/docs" },
+  dev: { name: "Developer API", spec: "/api/v1/openapi.json", href: "/docs?api=dev" },
+} as const;
+
+export default async function DocsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const shown = (await searchParams).api === "dev" ? references.dev : references.agent;
+  const other = shown === references.dev ? references.agent : references.dev;
   return (
     <div className="docs-page">
       <link rel="stylesheet" href="/docs/assets/swagger-ui.css" precedence="default" />
@@ -17,25 +29,24 @@ export default function DocsPage() {
           <span className="brand-mark" aria-hidden="true" />
           Switchboard
         </Link>
-        <span className="docs-title">API reference</span>
+        <span className="docs-title">{shown.name} reference</span>
+        <a href={other.href} className="docs-raw" data-testid="docs-other-api">
+          {other.name}
+        </a>
         <a href="/docs/quickstart" className="docs-raw" data-testid="docs-quickstart">
           quickstart
         </a>
         <a href="/docs/mcp" className="docs-raw" data-testid="docs-mcp">
           mcp
         </a>
-        <a href="/api/agent/v1/openapi.json" className="docs-raw">
+        <a href={shown.spec} className="docs-raw">
           openapi.json
         </a>
       </header>
-      <main
-        id="api-reference"
-        data-spec-url="/api/agent/v1/openapi.json"
-        data-testid="api-reference"
-      >
+      <main id="api-reference" data-spec-url={shown.spec} data-testid="api-reference">
         <noscript>
           The reference needs JavaScript; the document itself is at{" "}
-          <a href="/api/agent/v1/openapi.json">/api/agent/v1/openapi.json</a>.
+          <a href={shown.spec}>{shown.spec}</a>.
         </noscript>
       </main>
       <script src="/docs/init.js" async />
