@@ -43,7 +43,9 @@ const eventFrame = (appended: { id: string } | undefined, n: number) => ({
   type: "event",
   event: {
     ...appended,
-    payload: expect.objectContaining({ user: expect.objectContaining({ displayName: `tag:${n}` }) }),
+    payload: expect.objectContaining({
+      user: expect.objectContaining({ displayName: `tag:${n}` }),
+    }),
   },
 });
 
@@ -117,10 +119,7 @@ describe("events", () => {
     const [live] = await emit(agentId, 3);
     await client.until(2);
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(client.frames).toEqual([
-      { type: "hello", seq: live!.seq - 1 },
-      eventFrame(live, 3),
-    ]);
+    expect(client.frames).toEqual([{ type: "hello", seq: live!.seq - 1 }, eventFrame(live, 3)]);
     client.ws.close();
   });
 
