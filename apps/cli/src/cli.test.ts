@@ -13,11 +13,15 @@ import {
   getAgentMe,
   listAgentTokens,
   listDeveloperKeys,
+  listOwnRecords,
   listPersonEmailThreads,
   readEvents,
 } from "@switchboard/core";
 import { codeOf, createTestDeps } from "@switchboard/core/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { runCli } from "./command";
+import { emailCommands } from "./commands/email";
+import { userCommands } from "./commands/user";
 
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
 let t: Awaited<ReturnType<typeof createTestDeps>>;
@@ -278,6 +282,60 @@ describe("errors and help", () => {
     expect(one.stdout).toBe(
       "usage: switchboard devkey create --user USER --scopes S,... [--expires ISO] [--name NAME]\n",
     );
+  });
+
+  it("refuses text that cannot be stored (NUL, lone surrogates) in any flag, JSON flags included", async () => {
+    const ada = await createUser(t.deps, {});
+    // A POSIX argv cannot carry NUL or a lone surrogate; JSON flags can, as escapes.
+    const [record, payload] = await Promise.all([
+      cli(
+        ..."record create --type note --user".split(" "),
+        ada.id,
+        "--data",
+        '{"content":"\\u0000"}',
+      ),
+      cli(
+        ..."action approve --action x --user".split(" "),
+        ada.id,
+        "--edited-payload",
+        '["\\ud800"]',
+      ),
+    ]);
+    expect(record.err.error).toMatchObject({ code: "validation_error" });
+    expect(record.err.error.message).toMatch(/^--data \(at content\) must not contain NUL/);
+    expect(record.stdout).toBe("");
+    expect(payload.err.error.message).toMatch(
+      /^--edited-payload \(at 0\) must not contain unpaired/,
+    );
+    expect(await listOwnRecords(t.deps, ada.id, "note")).toEqual([]);
+    // Any string flag, checked once where flags are parsed (runCli's callers are not bound by argv).
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const codes = [
+        await runCli(
+          [..."email send --from x --to x --content hi --subject".split(" "), "a\0"],
+          emailCommands,
+        ),
+        await runCli(["user", "create", "--name", "Ad\udc00a"], userCommands),
+      ];
+      expect(codes).toEqual([1, 1]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(written.map((line) => JSON.parse(line).error)).toEqual([
+      {
+        code: "validation_error",
+        message: expect.stringMatching(/^--subject must not contain NUL/),
+      },
+      {
+        code: "validation_error",
+        message: expect.stringMatching(/^--name must not contain unpaired/),
+      },
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { parseArgs } from "node:util";
-import { DateTime } from "@switchboard/contract";
-import { type CoreDeps, CoreError, createDeps, loadConfig } from "@switchboard/core";
+import { DateTime, findUnstorableText, unstorableTextReason } from "@switchboard/contract";
+import { type CoreDeps, CoreError, createDeps, loadConfig, parseInput } from "@switchboard/core";
+import { z } from "zod";
 import { resolveDatabaseUrl } from "./instance";
 
 /** One flag: `--name VALUE` (a string) or a bare `--name` (a boolean). */
@@ -104,6 +105,13 @@ function parseFlags(found: Command, args: string[]): Flags<FlagSpecs> {
     .filter(([name, flag]) => flag.type === "string" && flag.required && values[name] === undefined)
     .map(([name]) => `--${name}`);
   if (missing.length > 0) throw new CoreError("validation_error", `Missing ${missing.join(", ")}`);
+  // The one storable-text rule (as REST, tRPC and frames apply it), for every string flag. A
+  // POSIX argv cannot carry NUL and decodes bad UTF-8 to U+FFFD, but runCli's callers and
+  // other platforms are not bound by that; JSON flags are checked again once parsed (`json`).
+  for (const [name, value] of Object.entries(values)) {
+    const reason = typeof value === "string" ? unstorableTextReason(value) : null;
+    if (reason) throw new CoreError("validation_error", `--${name} ${reason}`);
+  }
   return values as Flags<FlagSpecs>;
 }
 
@@ -151,6 +159,25 @@ export function isoDate(name: string, value: string | boolean | undefined): Date
       `--${name} must be an ISO 8601 date-time with an offset, e.g. 2027-01-01T00:00:00Z`,
     );
   return new Date(value as string);
+}
+
+/**
+ * A JSON flag (`--data`, `--edited-payload`); bad JSON, or a string in it that cannot be stored
+ * (a `\u0000` or lone-surrogate escape), is a validation_error naming the flag and the place.
+ */
+export function json(name: string, value: string | boolean | undefined): unknown {
+  if (typeof value !== "string") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return parseInput(z.never(), value, name);
+  }
+  // The CLI prints only a message: the first place is enough to find it.
+  const [first] = findUnstorableText(parsed, 1);
+  const at = first?.path ? ` (at ${first.path})` : "";
+  if (first) throw new CoreError("validation_error", `--${name}${at} ${first.message}`);
+  return parsed;
 }
 
 export const str = (value: string | boolean | undefined): string | undefined =>

@@ -38,7 +38,11 @@ it("is ready with every migration applied, and not ready (503) when one is missi
 });
 
 it("serves metrics only with METRICS_TOKEN, the job queue's depth among them", async () => {
-  expect((await fetch(`${base}/metrics`)).status).toBe(401);
+  const missing = await fetch(`${base}/metrics`);
+  expect(missing.status).toBe(401);
+  expect(await missing.json()).toEqual({
+    error: { code: "unauthorized", message: "Metrics need Authorization: Bearer <METRICS_TOKEN>" },
+  });
   expect(
     (await fetch(`${base}/metrics`, { headers: { Authorization: "Bearer wrong-token" } })).status,
   ).toBe(401);
@@ -55,4 +59,27 @@ it("serves metrics only with METRICS_TOKEN, the job queue's depth among them", a
   expect(text).toMatch(/^switchboard_db_pool_connections\{state="idle"\} [1-9]\d*$/m);
   expect(text).toMatch(/^switchboard_webhook_delivery_lag_seconds_count \d+$/m);
   expect(text).toContain("process_cpu_seconds_total");
+});
+
+it("without METRICS_TOKEN serves metrics only to this machine, a proxy's client counting", async () => {
+  // One trusted proxy (TRUST_PROXY_HOPS=1) on this machine: its clients are who scrapes.
+  const config = { ...t.deps.config, METRICS_TOKEN: undefined, TRUST_PROXY_HOPS: 1 };
+  const open = createWorkerServer({ ...t.deps, config });
+  await new Promise<void>((resolve) => open.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(open.address() as AddressInfo).port}/metrics`;
+  try {
+    const local = await fetch(url, { headers: { "X-Forwarded-For": "127.0.0.1" } });
+    expect(local.status).toBe(200);
+    expect(await local.text()).toContain("process_cpu_seconds_total");
+    const remote = await fetch(url, { headers: { "X-Forwarded-For": "127.0.0.1, 203.0.113.9" } });
+    expect(remote.status).toBe(403);
+    expect(await remote.json()).toEqual({
+      error: {
+        code: "forbidden",
+        message: "Metrics answer only on this machine, or set METRICS_TOKEN",
+      },
+    });
+  } finally {
+    await new Promise((resolve) => open.close(resolve));
+  }
 });

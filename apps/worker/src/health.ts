@@ -3,15 +3,17 @@ import {
   type CoreDeps,
   checkHealth,
   checkReadiness,
-  metricsAllowed,
+  metricsRefusal,
   metricsText,
+  proxiedClient,
   registerDatabaseMetrics,
 } from "@switchboard/core";
 
 /**
  * The worker's HTTP side on WS_PORT: `/healthz` (alive: the database answers), `/readyz` (take
- * traffic: the database has this code's migrations), `/metrics` (Prometheus, behind
- * METRICS_TOKEN when set, with the job queue's depth), and the WebSocket stream upgrades.
+ * traffic: the database has this code's migrations), `/metrics` (Prometheus, with the job queue's
+ * depth: as the web's, only to METRICS_TOKEN's Bearer when set, else only to a client on this
+ * machine, the client as TRUST_PROXY_HOPS finds it), and the WebSocket stream upgrades.
  */
 export function createWorkerServer(deps: CoreDeps): Server {
   registerDatabaseMetrics(deps);
@@ -33,13 +35,16 @@ export function createWorkerServer(deps: CoreDeps): Server {
       return send(readiness.status === "ready" ? 200 : 503, readiness);
     }
     if (request.method === "GET" && path === "/metrics") {
-      if (!metricsAllowed(deps.config, request.headers.authorization, request.socket.remoteAddress))
-        return send(401, {
-          error: {
-            code: "unauthorized",
-            message: "Metrics need Authorization: Bearer <METRICS_TOKEN>",
-          },
-        });
+      const { config } = deps;
+      const forwarded = request.headers["x-forwarded-for"];
+      const client = proxiedClient(
+        request.socket.remoteAddress,
+        Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
+        config.TRUST_PROXY_HOPS,
+      );
+      const refusal = metricsRefusal(config, request.headers.authorization, client);
+      if (refusal)
+        return send(refusal.status, { error: { code: refusal.code, message: refusal.message } });
       const { contentType, body } = await metricsText();
       response.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" });
       return response.end(body);

@@ -151,7 +151,14 @@ export {
   readOpenReplies,
   startStreamedReply,
 } from "./messaging/streamed-replies";
-export { metrics, metricsAllowed, metricsText, registerDatabaseMetrics } from "./metrics";
+export {
+  metrics,
+  metricsAllowed,
+  metricsRefusal,
+  metricsText,
+  proxiedClient,
+  registerDatabaseMetrics,
+} from "./metrics";
 // Objects (serving stored media by Range)
 export { type ByteRange, parseByteRange } from "./objects/byte-range";
 export type { MediaKind } from "./objects/prepare-media";

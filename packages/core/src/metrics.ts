@@ -182,6 +182,46 @@ export function metricsAllowed(
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
+/** Why a scrape is refused, or null when it may read: the web's and the worker's one answer. */
+export function metricsRefusal(
+  config: { METRICS_TOKEN?: string },
+  authorization: string | null | undefined,
+  client: string | null | undefined,
+): { status: 401 | 403; code: "unauthorized" | "forbidden"; message: string } | null {
+  if (metricsAllowed(config, authorization, client)) return null;
+  return config.METRICS_TOKEN
+    ? {
+        status: 401,
+        code: "unauthorized",
+        message: "Metrics need Authorization: Bearer <METRICS_TOKEN>",
+      }
+    : {
+        status: 403,
+        code: "forbidden",
+        message: "Metrics answer only on this machine, or set METRICS_TOKEN",
+      };
+}
+
+/**
+ * The client of a request that came from `peer` (the socket's address) through `hops` trusted
+ * proxies (TRUST_PROXY_HOPS), each appending the address it got the request from to
+ * `X-Forwarded-For`: the address that many hops back. With no trusted proxy, the peer, whatever
+ * a client wrote there. Null when unknown.
+ */
+export function proxiedClient(
+  peer: string | null | undefined,
+  forwardedFor: string | null | undefined,
+  hops: number,
+): string | null {
+  if (!peer) return null;
+  const forwarded = (forwardedFor ?? "")
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  const chain = [...forwarded, peer];
+  return chain[Math.max(0, chain.length - 1 - hops)] || null;
+}
+
 /** Whether `address` is this machine's (IPv4 127/8, IPv6 ::1, or IPv4-mapped 127/8). */
 export function isLoopback(address: string | null | undefined): boolean {
   const bare = (address ?? "").replace(/^\[|\]$/g, "").replace(/^::ffff:/i, "");

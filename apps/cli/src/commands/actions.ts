@@ -1,17 +1,7 @@
 import { RecordType } from "@switchboard/contract";
 import { createRecord, decideAction, parseInput, setAutoExecute } from "@switchboard/core";
 import { z } from "zod";
-import { command, str } from "../command";
-
-/** A JSON flag (`--data`, `--edited-payload`); bad JSON is a validation_error naming it. */
-export function json(name: string, value: string | boolean | undefined): unknown {
-  if (typeof value !== "string") return undefined;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return parseInput(z.never(), value, name);
-  }
-}
+import { command, json, str } from "../command";
 
 /** Deciding cards, records and auto-execute, as a person does in the apps. */
 export const actionCommands = [

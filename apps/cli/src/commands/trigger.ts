@@ -15,8 +15,7 @@ import {
   readEvents,
   sendPersonMessage,
 } from "@switchboard/core";
-import { command, str } from "../command";
-import { json } from "./actions";
+import { command, json, str } from "../command";
 
 type Agent = Awaited<ReturnType<typeof findAgent>>;
 

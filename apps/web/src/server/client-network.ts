@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { proxiedClient } from "@switchboard/core";
 
 /**
  * The header carrying the address the web app's socket was connected from. `instrumentation.ts`
@@ -20,14 +21,7 @@ export function clientNetwork(headers: Headers, hops: number): string | null {
 
 /** The client's address as `clientNetwork` finds it (not reduced to a network); null when unknown. */
 export function clientAddress(headers: Headers, hops: number): string | null {
-  const peer = headers.get(PEER_HEADER)?.trim();
-  if (!peer) return null;
-  const forwarded = (headers.get("x-forwarded-for") ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  const chain = [...forwarded, peer];
-  return chain[Math.max(0, chain.length - 1 - hops)] || null;
+  return proxiedClient(headers.get(PEER_HEADER)?.trim(), headers.get("x-forwarded-for"), hops);
 }
 
 export function networkOf(address: string): string | null {

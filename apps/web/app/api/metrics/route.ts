@@ -1,4 +1,4 @@
-import { metricsAllowed, metricsText, registerDatabaseMetrics } from "@switchboard/core";
+import { metricsRefusal, metricsText, registerDatabaseMetrics } from "@switchboard/core";
 import { clientAddress } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import { errorResponse } from "~/server/responses";
@@ -12,10 +12,8 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request) {
   const { config } = getDeps();
   const client = clientAddress(request.headers, config.TRUST_PROXY_HOPS);
-  if (!metricsAllowed(config, request.headers.get("authorization"), client))
-    return config.METRICS_TOKEN
-      ? errorResponse("unauthorized", "Metrics need Authorization: Bearer <METRICS_TOKEN>")
-      : errorResponse("forbidden", "Metrics answer only on this machine, or set METRICS_TOKEN");
+  const refusal = metricsRefusal(config, request.headers.get("authorization"), client);
+  if (refusal) return errorResponse(refusal.code, refusal.message);
   registerDatabaseMetrics(getDeps());
   const { contentType, body } = await metricsText();
   return new Response(body, {
