@@ -3,13 +3,16 @@ import { createDeps, loadConfig, sendPersonMessage } from "@switchboard/core";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import autocannon from "autocannon";
 import { raisedLimits, sendingContacts, sendsInTurn, startBenchService } from "./api-fixture";
+import { expectToolSuccess, mcpCall, mcpSendsInTurn } from "./mcp-calls";
 
 /**
  * `npm run bench`, HTTP part: the Agent API's hot calls against the service started the way
  * `npm start` starts it (limits raised, so every answer is a real 2xx), each measured right after
  * an in-run floor: `/api/healthz` of the same Next app, one `select 1`. Each row is req/s and
  * p50/p99 at 1 and at 50 connections, and the ratio to the floor measured just before it, so a
- * busy machine moves both. Loopback only. `--quick` runs each for 1 s instead of 5.
+ * busy machine moves both. `getMe` and `sendMessage` run again as MCP tool calls, each compared
+ * with its REST row (target: at most 1.3× its time). Loopback only. `--quick` runs each for 1 s
+ * instead of 5.
  */
 const quick = process.argv.includes("--quick");
 /** `--only=messages` measures just the calls whose name holds that text (and skips the wake). */
@@ -68,12 +71,19 @@ try {
     })
   ).json()) as { nextSeq: number };
 
-  const allCalls: { name: string; request: Parameters<typeof load>[1] }[] = [
+  const sends = `POST /messages (${AGENTS} agents)`;
+  const allCalls: { name: string; request: Parameters<typeof load>[1]; rest?: string }[] = [
     {
       name: "GET /me",
       request: { method: "GET", path: "/api/agent/v1/me", headers: { authorization: first.auth } },
     },
-    { name: `POST /messages (${AGENTS} agents)`, request: sendsInTurn(contacts, "benchmark") },
+    { name: "MCP getMe", request: mcpCall(first.auth, "getMe"), rest: "GET /me" },
+    { name: sends, request: sendsInTurn(contacts, "benchmark") },
+    {
+      name: `MCP sendMessage (${AGENTS} agents)`,
+      request: mcpSendsInTurn(contacts, "benchmark"),
+      rest: sends,
+    },
     {
       name: "GET /updates (nothing new)",
       request: {
@@ -94,17 +104,20 @@ try {
   const calls = allCalls.filter((call) => !only || call.name.includes(only));
   const floorRequest = { method: "GET" as const, path: "/api/healthz" };
 
+  for (const call of calls) if (call.rest) await expectToolSuccess(base, call.request);
   // Warm up every route (Next compiles and caches on first use).
   for (const call of [{ request: floorRequest }, ...calls]) {
     await autocannon({ url: base, connections: 4, amount: 200, requests: [call.request] });
   }
 
   const rows: string[] = [];
+  const runs = new Map<string, Run>();
   const ratio = (a: number, b: number) => (b === 0 ? "—" : (a / b).toFixed(2));
   for (const connections of CONNECTIONS) {
     for (const call of calls) {
       const floor = await load(connections, floorRequest);
       const run = await load(connections, call.request);
+      runs.set(`${connections} ${call.name}`, run);
       const problems = run.non2xx + run.errors;
       rows.push(
         `| ${call.name} | ${connections} | ${run.rps} | ${run.p50} | ${run.p99} | ${floor.rps} | ${ratio(run.rps, floor.rps)}${problems ? ` (${problems} not 2xx!)` : ""} |`,
@@ -134,6 +147,17 @@ try {
     cursor = page.nextSeq;
     if (i >= 10) wakes.push(arrived - committed);
   }
+  // Time per call at the same concurrency is 1 / req/s: MCP's time over REST's is REST rps / MCP rps.
+  const versusRest = calls.flatMap((call) => {
+    const rest = calls.find((other) => other.name === call.rest);
+    if (!rest) return [];
+    return CONNECTIONS.map((connections) => {
+      const mcp = runs.get(`${connections} ${call.name}`) as Run;
+      const direct = runs.get(`${connections} ${rest.name}`) as Run;
+      const times = direct.rps / Math.max(mcp.rps, 1);
+      return `| ${call.name} | ${connections} | ${times.toFixed(2)}× | ${mcp.p50} / ${direct.p50} | ${times <= 1.3 ? "ok" : "over 1.3×!"} |`;
+    });
+  });
   wakes.sort((a, b) => a - b);
   const wakeAt = (q: number) =>
     Math.round((wakes[Math.floor(q * (wakes.length - 1))] ?? 0) * 100) / 100;
@@ -145,6 +169,16 @@ try {
       "| call | connections | req/s | p50 ms | p99 ms | floor req/s | × floor |",
       "|---|---|---|---|---|---|---|",
       ...rows,
+      ...(versusRest.length === 0
+        ? []
+        : [
+            "",
+            "MCP against REST (time per call = 1 / req/s at the same connections; target ≤ 1.3×)",
+            "",
+            "| MCP call | connections | × REST time | p50 ms MCP / REST | |",
+            "|---|---|---|---|---|",
+            ...versusRest,
+          ]),
       ...(wakes.length === 0
         ? []
         : [
