@@ -7,6 +7,8 @@ test("signing out ends the session on the server: a cookie saved before no longe
   browser,
   request,
 }) => {
+  // Two browser contexts and a sign-up: ~20 s on a quiet machine.
+  test.setTimeout(60_000);
   await signUp(page, "Sasha Signout");
   // A chat with stored media, to check the media route too.
   const { agent, auth } = await newAgent({ name: "Keeper" });

@@ -8,6 +8,8 @@ import { signUp } from "./sign-up";
 test("the owner sets a webhook, tests it, watches deliveries, and resumes it after a 410", async ({
   page,
 }) => {
+  // A long walk: set, test, deliveries, details, retry, 410, held events, resume, resend, filter.
+  test.setTimeout(90_000);
   let status = 200;
   const received: { seq: number; attempt: string }[] = [];
   const server = createServer((req, res) => {
