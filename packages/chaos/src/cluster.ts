@@ -8,7 +8,7 @@ import { type RunningService, startService } from "@switchboard/cli/service";
 import { withDatabase } from "@switchboard/db";
 import type { EmbeddedServer } from "@switchboard/db/embedded";
 import { migrateDatabase } from "@switchboard/db/migrate";
-import postgres from "postgres";
+import { admin } from "@switchboard/db/testing";
 
 /** One of the four service processes the chaos run keeps alive. */
 export interface ServiceProcess {
@@ -194,15 +194,6 @@ async function countConnections(adminUrl: string, name: string): Promise<number>
                             where datname = ${name} and pid <> pg_backend_pid()`;
     return (row?.n as number) ?? 0;
   });
-}
-
-async function admin<T>(url: string, run: (sql: postgres.Sql) => Promise<T>): Promise<T> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    return await run(sql);
-  } finally {
-    await sql.end({ timeout: 5 });
-  }
 }
 
 async function isUp(url: string): Promise<boolean> {

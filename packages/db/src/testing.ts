@@ -89,7 +89,8 @@ export async function dropDatabase(adminUrl: string, name: string): Promise<void
   await admin(adminUrl, (sql) => sql.unsafe(`drop database if exists ${name} with (force)`));
 }
 
-async function admin<T>(url: string, run: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+/** Runs `run` on one short-lived connection to `url` (database admin work: create, drop, count). */
+export async function admin<T>(url: string, run: (sql: postgres.Sql) => Promise<T>): Promise<T> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     return await run(sql);
