@@ -6,6 +6,7 @@ COPY apps ./apps
 COPY packages ./packages
 COPY examples ./examples
 COPY drizzle ./drizzle
+COPY vendor ./vendor
 RUN npm ci --no-audit --no-fund
 RUN npm run build && rm -rf apps/web/.next/cache
 # Dependencies stay whole: the worker and the workspace packages run as TypeScript through tsx
