@@ -3,6 +3,7 @@ import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import type { Config } from "./config";
 import { Notifier } from "./events/notifier";
+import { LeaseKeeper } from "./limits/leases";
 
 /** Everything core needs from the outside world, passed explicitly. */
 export interface CoreDeps {
@@ -12,17 +13,21 @@ export interface CoreDeps {
   config: Config;
   /** This process's LISTEN connection, fanned out to in-memory subscribers. */
   notifier: Notifier;
+  /** The long-poll and stream leases this process holds, renewed while it lives. */
+  leases: LeaseKeeper;
 }
 
 export function createDeps(config: Config, options: { clock?: Clock; poolSize?: number } = {}) {
   if (!config.DATABASE_URL) throw new Error("DATABASE_URL is not set");
   const { db, sql, close } = createDb(config.DATABASE_URL, { max: options.poolSize });
-  const deps: CoreDeps = {
-    db,
-    sql,
-    clock: options.clock ?? systemClock,
-    config,
-    notifier: new Notifier(sql),
+  const clock = options.clock ?? systemClock;
+  const leases = new LeaseKeeper(db, clock);
+  const deps: CoreDeps = { db, sql, clock, config, notifier: new Notifier(sql), leases };
+  return {
+    deps,
+    close: async () => {
+      leases.stop();
+      await close();
+    },
   };
-  return { deps, close };
 }

@@ -5,6 +5,7 @@ import { type Config, loadConfig } from "./config";
 import type { CoreDeps } from "./deps";
 import { CoreError } from "./errors";
 import { Notifier } from "./events/notifier";
+import { LeaseKeeper } from "./limits/leases";
 
 /**
  * Internals that tests and tools reach past the operations with: writing events directly,
@@ -46,11 +47,13 @@ export async function createTestDeps(
   const config = loadConfig({ ...options.env, DATABASE_URL: database.url });
   const { db, sql, close } = createDb(database.url, { max: 5 });
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock();
+  const leases = new LeaseKeeper(db, clock);
   return {
-    deps: { db, sql, clock, config, notifier: new Notifier(sql) },
+    deps: { db, sql, clock, config, notifier: new Notifier(sql), leases },
     clock,
     config,
     close: async () => {
+      leases.stop();
       await close();
       await dropDatabase(server.adminUrl, database.name);
     },

@@ -386,7 +386,6 @@ export class StreamConnection implements FrameContext {
     this.alive = false;
     this.ws.ping();
     if (!(await this.reauthorize())) return;
-    await this.options.lease.renew(this.deps.config.STREAM_HEARTBEAT_S * 3000);
     this.pump();
   }
 

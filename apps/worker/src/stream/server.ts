@@ -72,7 +72,6 @@ async function upgrade(
       "stream",
       principal.agentId,
       deps.config.STREAM_MAX_CONNECTIONS,
-      deps.config.STREAM_HEARTBEAT_S * 3000,
       "stream connections",
     );
     // ws completes (or drops) the handshake synchronously; a client that left during the awaits

@@ -27,13 +27,11 @@ export async function pollEvents(
   if (first.events.length > 0 || waitMs <= 0 || drainSignal.aborted) return first;
   const stop = signal ? AbortSignal.any([signal, drainSignal]) : drainSignal;
 
-  // The lease outlives the wait by a margin; a crashed process's lease then ends by itself.
   const lease = await acquireLease(
     deps,
     "long-poll",
     agentId,
     deps.config.LONGPOLL_MAX_PARKED,
-    waitMs + 30_000,
     "long-poll requests",
   );
   // A notification means "read again". Events the agent is not shown (a person-surface event
