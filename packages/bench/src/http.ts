@@ -3,21 +3,24 @@ import { createDeps, loadConfig, sendPersonMessage } from "@switchboard/core";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import autocannon from "autocannon";
 import { raisedLimits, sendingContacts, sendsInTurn, startBenchService } from "./api-fixture";
+import { startFloorApp } from "./floor";
 import { expectToolSuccess, mcpCall, mcpSendsInTurn } from "./mcp-calls";
 
 /**
  * `npm run bench`, HTTP part: the Agent API's hot calls against the service started the way
- * `npm start` starts it (limits raised, so every answer is a real 2xx), each measured right after
- * an in-run floor: `/api/healthz` of the same Next app, one `select 1`. Each row is req/s and
- * p50/p99 at 1 and at 50 connections, and the ratio to the floor measured just before it, so a
- * busy machine moves both. `getMe` and `sendMessage` run again as MCP tool calls, each compared
- * with its REST row (target: at most 1.3× its time). Loopback only. `--quick` runs each for 1 s
- * instead of 5.
+ * `npm start` starts it (limits raised, so every answer is a real 2xx), each compared with the
+ * floor: a bare Next.js app of the bench's own doing one postgres.js `select 1` (floor.ts), on
+ * the same database server. Floor and service runs alternate (two rounds of each per row, one
+ * with `--quick`), so a busy machine moves both. Each row is req/s and p50/p99 at 1 and at 50
+ * connections and the ratio to the floor. `getMe` and `sendMessage` run again as MCP tool calls,
+ * each compared with its REST row (target: at most 1.3× its time). Loopback only. `--quick` runs
+ * each for 1 s instead of 4.
  */
 const quick = process.argv.includes("--quick");
 /** `--only=messages` measures just the calls whose name holds that text (and skips the wake). */
 const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
-const SECONDS = quick ? 1 : 5;
+const SECONDS = quick ? 1 : 4;
+const ROUNDS = quick ? 1 : 2;
 const AGENTS = 25;
 const CONNECTIONS = [1, 50];
 
@@ -28,6 +31,7 @@ const { deps, close } = createDeps(loadConfig({ DATABASE_URL: database.url, ...r
 });
 const service = await startBenchService(database.url);
 const base = service.webUrl.replace("localhost", "127.0.0.1");
+const floorApp = await startFloorApp(database.url);
 
 interface Run {
   rps: number;
@@ -37,12 +41,11 @@ interface Run {
   errors: number;
 }
 
-async function load(
-  connections: number,
-  request: autocannon.Options["requests"] extends (infer R)[] | undefined ? R : never,
-): Promise<Run> {
+type Request = autocannon.Options["requests"] extends (infer R)[] | undefined ? R : never;
+
+async function load(connections: number, request: Request, url = base): Promise<Run> {
   const result = await autocannon({
-    url: base,
+    url,
     connections,
     duration: SECONDS,
     requests: [request],
@@ -102,11 +105,28 @@ try {
     },
   ];
   const calls = allCalls.filter((call) => !only || call.name.includes(only));
-  const floorRequest = { method: "GET" as const, path: "/api/healthz" };
+  const floorRequest = { method: "GET" as const, path: floorApp.path };
+  /** Alternating rounds of the floor and the call; req/s averaged, latencies of the last round. */
+  const measure = async (connections: number, request: Request) => {
+    const floors: Run[] = [];
+    const runs: Run[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      floors.push(await load(connections, floorRequest, floorApp.url));
+      runs.push(await load(connections, request));
+    }
+    const merged = (all: Run[]): Run => ({
+      ...(all.at(-1) as Run),
+      rps: Math.round(all.reduce((sum, r) => sum + r.rps, 0) / all.length),
+      non2xx: all.reduce((sum, r) => sum + r.non2xx, 0),
+      errors: all.reduce((sum, r) => sum + r.errors, 0),
+    });
+    return { floor: merged(floors), run: merged(runs) };
+  };
 
   for (const call of calls) if (call.rest) await expectToolSuccess(base, call.request);
   // Warm up every route (Next compiles and caches on first use).
-  for (const call of [{ request: floorRequest }, ...calls]) {
+  await autocannon({ url: floorApp.url, connections: 4, amount: 200, requests: [floorRequest] });
+  for (const call of calls) {
     await autocannon({ url: base, connections: 4, amount: 200, requests: [call.request] });
   }
 
@@ -115,8 +135,7 @@ try {
   const ratio = (a: number, b: number) => (b === 0 ? "—" : (a / b).toFixed(2));
   for (const connections of CONNECTIONS) {
     for (const call of calls) {
-      const floor = await load(connections, floorRequest);
-      const run = await load(connections, call.request);
+      const { floor, run } = await measure(connections, call.request);
       runs.set(`${connections} ${call.name}`, run);
       const problems = run.non2xx + run.errors;
       rows.push(
@@ -164,7 +183,7 @@ try {
 
   console.log(
     [
-      `HTTP, ${SECONDS} s per run, floor = /api/healthz (one select 1) measured just before each row`,
+      `HTTP, ${ROUNDS} × ${SECONDS} s per row, alternating with the floor (a bare Next.js route doing one postgres.js select 1)`,
       "",
       "| call | connections | req/s | p50 ms | p99 ms | floor req/s | × floor |",
       "|---|---|---|---|---|---|---|",
@@ -188,6 +207,7 @@ try {
     ].join("\n"),
   );
 } finally {
+  await floorApp.stop();
   await service.stop();
   await close();
   await dropDatabase(dbServer.adminUrl, database.name);

@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+const floorDir = path.resolve(import.meta.dirname, "../floor");
+const nextBin = path.resolve(import.meta.dirname, "../../../node_modules/next/dist/bin/next");
+const buildId = path.join(floorDir, ".next-floor/BUILD_ID");
+
+export interface FloorApp {
+  url: string;
+  /** The floor's one request: GET of a route doing one `select 1`. */
+  path: string;
+  stop(): Promise<void>;
+}
+
+const newest = (target: string): number => {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(target).reduce(
+    (most, entry) => Math.max(most, newest(path.join(target, entry))),
+    stat.mtimeMs,
+  );
+};
+
+/**
+ * The floor every row is compared with: a bare Next.js app (packages/bench/floor, one route
+ * handler doing one postgres.js `select 1`) served by `next start` in production mode, as the
+ * service's web process is. Built on first use or when its sources changed.
+ */
+export async function startFloorApp(databaseUrl: string): Promise<FloorApp> {
+  const sources = ["app", "next.config.ts"].map((p) => path.join(floorDir, p));
+  if (!existsSync(buildId) || sources.some((s) => newest(s) > statSync(buildId).mtimeMs)) {
+    const build = spawnSync(process.execPath, [nextBin, "build"], {
+      cwd: floorDir,
+      stdio: ["ignore", "ignore", "inherit"],
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
+    if (build.status !== 0) throw new Error("building the floor app failed");
+  }
+  const port = await freePort();
+  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: floorDir,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitForAnswer(`${url}/api/floor`, child);
+  return {
+    url,
+    path: "/api/floor",
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+async function waitForAnswer(url: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the floor app exited (${child.exitCode})`);
+    const ok = await fetch(url).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill("SIGKILL");
+  throw new Error("the floor app did not answer within 60 s");
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
