@@ -34,6 +34,30 @@ it("gives each test file its own migrated database, job queue schema included", 
   await Promise.all([dropDatabase(server.adminUrl, a.name), dropDatabase(server.adminUrl, b.name)]);
 });
 
+it("keeps the ephemeral tables out of the WAL and the durable ones in it", async () => {
+  const server = inject("testDatabase");
+  const database = await createTestDatabase(server);
+  const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ relname: string; relpersistence: string }[]>`
+      select relname, relpersistence from pg_class
+      where relkind = 'r' and relnamespace = 'public'::regnamespace`;
+    const persistence = Object.fromEntries(rows.map((r) => [r.relname, r.relpersistence]));
+    // u: unlogged (per-minute counters, leases), p: permanent.
+    expect(persistence).toMatchObject({
+      rate_counters: "u",
+      parked_polls: "u",
+      stream_connections: "u",
+      agent_daily_usage: "p",
+      events: "p",
+      messages: "p",
+    });
+  } finally {
+    await sql.end();
+  }
+  await dropDatabase(server.adminUrl, database.name);
+});
+
 it("points a server URL at another database", () => {
   expect(withDatabase("postgres://u:p@127.0.0.1:5432/postgres?sslmode=disable", "other")).toBe(
     "postgres://u:p@127.0.0.1:5432/other?sslmode=disable",

@@ -1,6 +1,10 @@
 import { index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
-/** Fixed-window counters for rate limits, shared by every process. */
+/**
+ * Fixed-window counters for rate limits, shared by every process. UNLOGGED (migration 0018),
+ * like the two lease tables below: written on every request, worth a minute, so no WAL; a crash
+ * empties them.
+ */
 export const rateCounters = pgTable(
   "rate_counters",
   {
