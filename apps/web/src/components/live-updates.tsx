@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { type QueryFilters, useQueryClient } from "@tanstack/react-query";
 import { useSubscription } from "@trpc/tanstack-react-query";
 import {
   createContext,
@@ -12,6 +12,7 @@ import {
   useSyncExternalStore,
 } from "react";
 import { useTRPC } from "~/trpc/client";
+import { rereadFilter } from "./live-rereads";
 
 /** Re-reads at most this often while changes keep coming (a streamed reply, a busy chat). */
 const REFRESH_EVERY_MS = 150;
@@ -50,16 +51,22 @@ export function useOnline(): boolean {
 
 /**
  * Keeps every page of this tab current: the server wakes the tab whenever anything the person
- * sees changes (chats, cards, records), and the tab re-reads what it shows. Children read the
- * connection's state (`useConnection`) for the status dot, the banner and queued messages.
+ * sees changes (chats, cards, records, their agents' webhooks), naming what changed, and the tab
+ * re-reads the queries of it (`rereadFilter`). Children read the connection's state
+ * (`useConnection`) for the status dot, the banner and queued messages.
  */
 export function LiveProvider({ children }: { children: ReactNode }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // What changed since the last re-read: "all", the changes named, or nothing yet.
+  const changed = useRef<"all" | Set<string> | null>(null);
   const live = useSubscription(
     trpc.live.changes.subscriptionOptions(undefined, {
-      onData: () => {
+      onData: ({ changes }) => {
+        const before = changed.current;
+        changed.current =
+          changes === null || before === "all" ? "all" : new Set([...(before ?? []), ...changes]);
         // While a fetch is running (say, the person paging back) the re-read waits for it
         // rather than cancelling it; it still runs after, so no change is missed.
         const flush = () => {
@@ -68,7 +75,9 @@ export function LiveProvider({ children }: { children: ReactNode }) {
             return;
           }
           timer.current = null;
-          void queryClient.invalidateQueries();
+          const burst = changed.current;
+          changed.current = null;
+          void queryClient.invalidateQueries(rereadFilter(trpc, burst === "all" ? null : burst));
         };
         timer.current ??= setTimeout(flush, REFRESH_EVERY_MS);
       },
@@ -127,4 +136,29 @@ export function ConnectionBanner() {
       {message && <p className={online ? "warn" : "off"}>{message}</p>}
     </div>
   );
+}
+
+/**
+ * Re-reads the queries of `filter` once at `at` (ms since the epoch): for figures that expire as
+ * time passes (this minute's rates, today's counts), which no wake-up announces. A moment known
+ * from the data, not a poll; null schedules nothing.
+ */
+export function useRereadAt(filter: QueryFilters, at: number | null) {
+  const queryClient = useQueryClient();
+  const latest = useRef(filter);
+  latest.current = filter;
+  useEffect(() => {
+    if (at === null) return;
+    const wait = setTimeout(
+      () => void queryClient.invalidateQueries(latest.current),
+      Math.max(0, at - Date.now()),
+    );
+    return () => clearTimeout(wait);
+  }, [at, queryClient]);
+}
+
+/** The next midnight UTC after `now`: when the daily counts and charts roll over. */
+export function nextUtcMidnight(now = Date.now()): number {
+  const day = 86_400_000;
+  return Math.floor(now / day) * day + day;
 }

@@ -282,15 +282,17 @@ describe("chats", () => {
       controller.signal,
     );
     try {
-      await nextData(); // the first wake-up: (re)read everything
+      // The first wake-up names nothing: (re)read everything.
+      expect(await nextData()).toContain('"changes":null');
       await setGrant(t.deps, person.user.id, agent.id, ["messages:read", "messages:write"]);
-      await nextData();
+      expect(await nextData()).toContain('"changes":["chats"]');
       await sendAgentMessage(
         t.deps,
         { agentId: agent.id },
         { conversationId: added.conversationId, type: "text", content: "hello Pia" },
       );
-      await nextData();
+      // A message names its chat, so the tab re-reads that chat and the chat list only.
+      expect(await nextData()).toContain(`"changes":["chat:${added.conversationId}"]`);
       const page = await person.session.chats.page.query({ chat: added.conversationId });
       expect(page.messages.map((m) => m.content)).toEqual(["hello Pia"]);
       expect(page.conversation.unreadCount).toBe(1);

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { cancelJob, enqueueJob } from "../jobs/enqueue-job";
 import { type ActionRow, skillOf, toAgentAction } from "./action-shape";
@@ -79,7 +79,7 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
       .returning();
     const action = toAgentAction(updated as ActionRow);
     await cancelJob(tx, `expire:${row.id}`);
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, decidedTopics(user.id, row.conversationId));
     await appendEvents(tx, now, [
       {
         agentId: row.agentId,
@@ -94,13 +94,19 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
   return result;
 }
 
+/** A card's chat, and the person's decisions (the records pages list them). */
+const decidedTopics = (userId: string, conversationId: string) => [
+  userTopic(userId, `chat:${conversationId}`),
+  userTopic(userId, "records"),
+];
+
 async function expireLocked(tx: Tx, row: ActionRow, now: Date) {
   const [updated] = await tx
     .update(actions)
     .set({ state: "expired", resolvedAt: now, decidedVia: "expiry" })
     .where(eq(actions.id, row.id))
     .returning();
-  await notifyTopics(tx, [`user:${row.userId}`]);
+  await notifyTopics(tx, decidedTopics(row.userId, row.conversationId));
   await appendEvents(tx, now, [
     {
       agentId: row.agentId,

@@ -9,7 +9,7 @@ import { schema } from "@switchboard/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findAgent } from "../identity/agents";
 import { findUser } from "../identity/users";
 import { toAgentAction } from "./action-shape";
@@ -103,6 +103,6 @@ export async function setAutoExecute(
       .update(agentContacts)
       .set({ autoExecuteSkills: [...skills], updatedAt: deps.clock.now() })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [userTopic(user.id, "chats")]);
   });
 }

@@ -9,6 +9,7 @@ import { schema, type Tx } from "@switchboard/db";
 import { and, count, eq, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { newId } from "../ids";
 import { enqueueJob } from "../jobs/enqueue-job";
@@ -121,7 +122,7 @@ export async function proposeAction(
           message: toAgentMessage(card),
           conversationId: access.conversationId,
         },
-        wake: [`user:${access.person.id}`],
+        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
       };
     },
   });

@@ -4,7 +4,7 @@ import { and, inArray, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents, type NewEvent } from "../events/append-event";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
 import { newId } from "../ids";
 import { capTranscript } from "./cap-transcript";
@@ -84,7 +84,7 @@ export async function endCall(
     });
     await notifyTopics(
       tx,
-      people.map((person) => `user:${person.id}` as const),
+      people.map((person) => userTopic(person.id, "calls")),
     );
     await appendEvents(tx, now, events);
   });

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { parseInput } from "../errors";
 import { controlTopic } from "../events/agent-control";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findAgent } from "../identity/agents";
 import { assertActive, findPerson, lockStanding } from "./contact-standing";
 
@@ -30,7 +30,7 @@ async function changeSetting(
       .update(agentContacts)
       .set({ ...change, updatedAt: now })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
-    await notifyTopics(tx, [`user:${user.id}`, controlTopic(agent.id)]);
+    await notifyTopics(tx, [userTopic(user.id, "chats"), controlTopic(agent.id)]);
   });
 }
 

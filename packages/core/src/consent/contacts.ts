@@ -11,7 +11,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { controlTopic } from "../events/agent-control";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findAgent, type OwnedAgent } from "../identity/agents";
 import { findUser, toAgentUser } from "../identity/users";
 import { assertActive, checkGrant, findPerson, lockStanding } from "./contact-standing";
@@ -46,7 +46,7 @@ export async function addContact(
       .update(agentContacts)
       .set({ addedAt: standing.addedAt ?? now, grantedScopes: scopes, updatedAt: now })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [userTopic(user.id, "chats")]);
     if (!standing.addedAt)
       await appendEvents(tx, now, [
         {
@@ -165,7 +165,7 @@ export async function addUserContact(
       .insert(userContacts)
       .values({ userId: user.id, contactId: contact.id, createdAt: deps.clock.now() })
       .onConflictDoNothing();
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [userTopic(user.id, "chats")]);
   });
   return { contact: toAgentUser(contact) };
 }
@@ -268,6 +268,6 @@ async function changeAddedContact(
     if (changed.length === 0) throw new CoreError("not_found", notFound);
     await also?.(tx);
     // The agent's open replies to this person are re-checked at once (controlTopic).
-    await notifyTopics(tx, [`user:${userId}`, controlTopic(agentId)]);
+    await notifyTopics(tx, [userTopic(userId, "chats"), controlTopic(agentId)]);
   });
 }

@@ -1,7 +1,7 @@
 import type { PersonEmailThread, PersonEmailThreadPage } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { findPersonThread, readPersonThreads } from "./person-threads";
 import { markThreadRead, readThreadEmails } from "./threads";
@@ -36,7 +36,8 @@ export async function markEmailThreadReadByPerson(
   const user = await findUser(deps, userRef);
   await findPersonThread(deps, user.id, threadId);
   await deps.db.transaction(async (tx) => {
-    if (await markThreadRead(tx, threadId, user.id)) await notifyTopics(tx, [`user:${user.id}`]);
+    if (await markThreadRead(tx, threadId, user.id))
+      await notifyTopics(tx, [userTopic(user.id, `thread:${threadId}`)]);
   });
   return { ok: true };
 }

@@ -1,5 +1,6 @@
 import type { AgentReplyEmailRequest, AgentReplyEmailResponse } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
+import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { accessForSend, runSend } from "../messaging/send-sequence";
 import { findAgentThread, lastEmailFrom } from "./agent-threads";
@@ -33,7 +34,7 @@ export async function replyAgentEmail(
       const row = await insertEmail(tx, deps.clock.now(), { threadId, senderId: agentId, content });
       return {
         result: { message: toEmailMessage(row, access.agent.num), threadId },
-        wake: [`user:${access.person.id}`],
+        wake: [userTopic(access.person.id, `thread:${threadId}`)],
       };
     },
   });

@@ -1,5 +1,6 @@
 import type { AgentSendEmailRequest, AgentSendEmailResponse } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
+import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { accessForSend, runSend } from "../messaging/send-sequence";
 import { readAgentThreads, toAgentEmailThread } from "./agent-threads";
@@ -37,7 +38,7 @@ export async function sendAgentEmail(
       if (!shown) throw new Error(`email thread ${thread.id} vanished`);
       return {
         result: { thread: toAgentEmailThread(agentId, shown, message), message },
-        wake: [`user:${access.person.id}`],
+        wake: [userTopic(access.person.id, `thread:${thread.id}`)],
       };
     },
   });

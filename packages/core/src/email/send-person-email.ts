@@ -5,7 +5,7 @@ import { assertActive, findPerson } from "../consent/contact-standing";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findUser, toAgentUser } from "../identity/users";
 import { chargePersonSend } from "../limits/person-sends";
 import { emailReceivedEvent, toEmailMessage } from "./email-shape";
@@ -94,7 +94,7 @@ export async function sendPersonEmail(
     const people = [sender, ...recipients].filter((user) => user.userType !== "agent");
     await notifyTopics(
       tx,
-      people.map((user) => `user:${user.id}` as const),
+      people.map((user) => userTopic(user.id, `thread:${thread.id}`)),
     );
     // An agent hears only of 1:1 threads: group threads are ones the Agent API can neither
     // list nor open (400 unsupported), so an event for one would name a thread it cannot read

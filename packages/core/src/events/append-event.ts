@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { newId } from "../ids";
 import { metrics } from "../metrics";
 import { enqueueWebhookDrains } from "../webhooks/drain-jobs";
+import { agentOwnerTopics } from "./agent-control";
 import { notifyTopics } from "./notifier";
 
 const { events, webhookDeliveries, webhooks } = schema;
@@ -111,4 +112,8 @@ async function enqueueWebhookDeliveries(
     tx,
     deliveries.filter((d) => d.status === "pending").map((d) => d.agent_id),
   );
+  // Held events change the owner's webhook page ("waiting"); pending ones wake it when attempted.
+  const held = deliveries.filter((d) => d.status !== "pending").map((d) => d.agent_id);
+  if (held.length > 0)
+    await notifyTopics(tx, await agentOwnerTopics(tx, held, (agentId) => `webhook:${agentId}`));
 }

@@ -11,7 +11,7 @@ import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
 import { createTestDeps, eventTag, taggedEvent } from "../testing";
 import { appendEvents } from "./append-event";
-import { NOTIFY_CHANNEL, Notifier, notifyTopics } from "./notifier";
+import { NOTIFY_CHANNEL, Notifier, notifyTopics, userTopic } from "./notifier";
 import { pollEvents } from "./poll-events";
 import { latestSeq, readEvents } from "./read-events";
 
@@ -176,11 +176,11 @@ describe("long-poll", () => {
     const controller = new AbortController();
     const wakes = t.deps.notifier.watch("user:usr_watch", controller.signal);
     const next = () => wakes.next();
-    expect(await next()).toEqual({ done: false, value: undefined }); // the initial read
+    expect(await next()).toEqual({ done: false, value: null }); // the initial read: everything
     // Three notifications while the consumer is busy coalesce into one wake-up.
     for (let i = 0; i < 3; i++) await notifyTopics(t.deps.db, ["user:usr_watch"]);
     await new Promise((r) => setTimeout(r, 100));
-    expect((await next()).done).toBe(false);
+    expect(await next()).toEqual({ done: false, value: null });
     const waiting = next();
     const early = await Promise.race([waiting, new Promise((r) => setTimeout(r, 150, "idle"))]);
     expect(early).toBe("idle"); // nothing pending, so it waits
@@ -189,6 +189,39 @@ describe("long-poll", () => {
     const last = next();
     controller.abort();
     expect((await last).done).toBe(true);
+  });
+
+  it("names what changed: a burst yields the union of its changes, or null if one named none", async () => {
+    const controller = new AbortController();
+    const wakes = t.deps.notifier.watch("user:usr_named", controller.signal);
+    await wakes.next(); // the initial read
+    await notifyTopics(t.deps.db, [
+      userTopic("usr_named", "chat:cnv_a"),
+      userTopic("usr_other", "chat:cnv_x"),
+    ]);
+    await notifyTopics(t.deps.db, [userTopic("usr_named", "webhook:agt_b")]);
+    await notifyTopics(t.deps.db, [userTopic("usr_named", "chat:cnv_a")]);
+    await new Promise((r) => setTimeout(r, 100));
+    const burst = await wakes.next();
+    expect(new Set(burst.value)).toEqual(new Set(["chat:cnv_a", "webhook:agt_b"]));
+    // A write that names nothing makes the whole burst "anything may have changed".
+    await notifyTopics(t.deps.db, [userTopic("usr_named", "records")]);
+    await notifyTopics(t.deps.db, ["user:usr_named"]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await wakes.next()).value).toBeNull();
+    controller.abort();
+    await wakes.next();
+  });
+
+  it("hands each subscriber of a user's topic what changed, or undefined", async () => {
+    const heard: (string | undefined)[] = [];
+    const stop = await t.deps.notifier.subscribe("user:usr_sub", (change) => heard.push(change));
+    await notifyTopics(t.deps.db, [userTopic("usr_sub", "thread:eth_1"), "user:usr_sub"]);
+    await notifyTopics(t.deps.db, [userTopic("usr_subX", "records")]); // a longer id: not ours
+    await expect.poll(() => heard.length, { timeout: 5000 }).toBe(2);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(heard).toEqual(["thread:eth_1", undefined]);
+    stop();
   });
 
   it("wakes every topic of a burst too large for one NOTIFY payload (a feed post to many)", async () => {

@@ -1,5 +1,5 @@
 import type { Executor, Sql } from "@switchboard/db";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 
 /** The one Postgres channel every process listens on; payloads are topics. */
 export const NOTIFY_CHANNEL = "switchboard";
@@ -7,23 +7,64 @@ export const NOTIFY_CHANNEL = "switchboard";
 /**
  * What a wake-up is about: an agent's event log, a user's view of the apps, or an agent's
  * standing (`control:`: paused, token revoked, owner suspended, blocked or removed by a person).
+ * A user's topic may name what changed after a slash (`user:<id>/chat:<conversationId>`, see
+ * `userTopic`); subscribers of `user:<id>` get every one of them.
  */
 export type Topic = `agent:${string}` | `user:${string}` | `control:${string}`;
 
 /**
+ * What changed in a person's view of the apps, named in their wake-up so an open console tab
+ * re-reads only the views of it (decision 0043). Ids only, never content: the re-read is still
+ * where access is checked. A wake-up that names nothing means "anything may have changed".
+ */
+export type PersonChange =
+  /** A chat: messages, cards and their decisions, reactions, typing, the agent's read mark. */
+  | `chat:${string}`
+  /** The person's own read mark in a chat: only unread counts change. */
+  | `read:${string}`
+  /** The person's chats and contacts as a whole: added, removed, blocked, grants, settings. */
+  | "chats"
+  /** An email thread: a new email, or the person's read mark. */
+  | `thread:${string}`
+  /** The person's tasks, reminders, events and notes, and their decisions on cards. */
+  | "records"
+  | "feed"
+  | "calls"
+  /** The person's self chat (notes from their own developer keys). */
+  | "self"
+  /** An agent's profile or standing (paused, resumed): for its owner and its contacts. */
+  | `agent:${string}`
+  /** An owned agent's counts: messages sent and received, proposals, refused sends. */
+  | `activity:${string}`
+  /** An owned agent's webhook: a delivery's outcome, its state, the alerts about it. */
+  | `webhook:${string}`;
+
+/** The wake-up topic of a person's open apps, naming what changed when the caller knows. */
+export function userTopic(userId: string, change?: PersonChange): Topic {
+  return change ? `user:${userId}/${change}` : `user:${userId}`;
+}
+
+/** Calls a subscriber with what changed, when the notification named it. */
+type Wake = (change?: string) => void;
+
+/**
  * Cross-process wake-ups: each process keeps one LISTEN connection and fans notifications out
- * to in-memory subscribers. A notification only says "look again"; subscribers re-read the
- * database, so a notification lost during a reconnect costs latency, never data.
+ * to in-memory subscribers. A notification only says "look again" (at most naming what changed);
+ * subscribers re-read the database, so a notification lost during a reconnect costs latency,
+ * never data.
  */
 export class Notifier {
-  private readonly subscribers = new Map<string, Set<() => void>>();
+  private readonly subscribers = new Map<string, Set<Wake>>();
   private listening: Promise<unknown> | undefined;
   private attempt = 0;
 
   constructor(private readonly sql: Sql) {}
 
-  /** Calls `onWake` for every notification on `topic` until the returned function is called. */
-  async subscribe(topic: Topic, onWake: () => void): Promise<() => void> {
+  /**
+   * Calls `onWake` for every notification on `topic` (with what changed, when named) until the
+   * returned function is called.
+   */
+  async subscribe(topic: Topic, onWake: Wake): Promise<() => void> {
     // One LISTEN for the process; once it holds, postgres.js re-listens by itself after a lost
     // connection. A first LISTEN that failed (database briefly unreachable) is forgotten, so the
     // next subscriber tries again instead of every later one failing too. postgres.js keeps the
@@ -51,13 +92,18 @@ export class Notifier {
   /**
    * The wake-ups on `topic` as an async iterable, for live views: yields once at the start (so
    * a view that (re)connects re-reads) and then once per burst of notifications, coalescing
-   * those that arrive while the consumer is busy. Ends when `signal` aborts.
+   * those that arrive while the consumer is busy. Each yield is what changed in the burst, or
+   * null for "anything may have changed" (the start, or a notification that named nothing).
+   * Ends when `signal` aborts.
    */
-  async *watch(topic: Topic, signal: AbortSignal): AsyncGenerator<void> {
-    let pending = true;
+  async *watch(topic: Topic, signal: AbortSignal): AsyncGenerator<string[] | null> {
+    // What the next yield carries: "all", the changes named so far, or nothing pending.
+    let pending: "all" | Set<string> | null = "all";
     let wakeConsumer: (() => void) | undefined;
-    const onWake = () => {
-      pending = true;
+    const onWake: Wake = (change) => {
+      if (change === undefined) pending = "all";
+      else if (pending === null) pending = new Set([change]);
+      else if (pending !== "all") pending.add(change);
       wakeConsumer?.();
     };
     const unsubscribe = await this.subscribe(topic, onWake);
@@ -71,8 +117,9 @@ export class Notifier {
           });
         wakeConsumer = undefined;
         if (signal.aborted) return;
-        pending = false;
-        yield;
+        const changes: string[] | null = pending === "all" ? null : [...(pending ?? [])];
+        pending = null;
+        yield changes;
       }
     } finally {
       signal.removeEventListener("abort", onAbort);
@@ -81,8 +128,11 @@ export class Notifier {
   }
 
   private dispatch(payload: string): void {
-    for (const topic of payload.split(",")) {
-      for (const wake of this.subscribers.get(topic) ?? []) wake();
+    for (const entry of payload.split(",")) {
+      const slash = entry.indexOf("/");
+      const topic = slash < 0 ? entry : entry.slice(0, slash);
+      const change = slash < 0 ? undefined : entry.slice(slash + 1);
+      for (const wake of this.subscribers.get(topic) ?? []) wake(change);
     }
   }
 }
@@ -95,6 +145,15 @@ const MAX_NOTIFY_PAYLOAD = 7900;
  * (a feed post wakes everyone who follows the agent) go in as many notifications as fit.
  */
 export async function notifyTopics(db: Executor, topics: Iterable<Topic>): Promise<void> {
+  const select = notifySelect(topics);
+  if (select) await db.execute(select);
+}
+
+/**
+ * The `select pg_notify(…)` that queues `topics`, or null for none: for `notifyTopics`, and for
+ * a hot path's statement to hold as a CTE so its wake-ups cost no round trip of their own.
+ */
+export function notifySelect(topics: Iterable<Topic>): SQL | null {
   const payloads: string[] = [];
   let current = "";
   for (const topic of new Set(topics)) {
@@ -105,12 +164,10 @@ export async function notifyTopics(db: Executor, topics: Iterable<Topic>): Promi
     current = current ? `${current},${topic}` : topic;
   }
   if (current) payloads.push(current);
-  if (payloads.length === 0) return;
+  if (payloads.length === 0) return null;
   const list = sql.join(
     payloads.map((payload) => sql`${payload}`),
     sql`, `,
   );
-  await db.execute(
-    sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(array[${list}]::text[]) as p`,
-  );
+  return sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(array[${list}]::text[]) as p`;
 }

@@ -3,7 +3,7 @@ import { type Executor, schema, type Tx } from "@switchboard/db";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { newId } from "../ids";
 import { cursorPos, postColumns, reachesPerson, reachTopics, toAgentPost } from "./post-shape";
 
@@ -166,7 +166,7 @@ export async function deletePostComment(
       .from(posts)
       .where(eq(posts.id, gone.postId));
     await notifyTopics(tx, [
-      `user:${userId}`,
+      userTopic(userId, "feed"),
       ...(post ? await reachTopics(tx, post.authorId) : []),
     ]);
   });

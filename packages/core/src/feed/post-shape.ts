@@ -1,7 +1,7 @@
 import type { AgentPost, AgentUser } from "@switchboard/contract";
 import { type Executor, schema } from "@switchboard/db";
 import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import type { Topic } from "../events/notifier";
+import { type Topic, userTopic } from "../events/notifier";
 import { agentUserColumns, toAgentUser } from "../identity/users";
 
 const { agentContacts, postComments, postLikes, postReposts, posts, users } = schema;
@@ -31,7 +31,7 @@ export async function reachTopics(db: Executor, authorId: string): Promise<Topic
         isNull(agentContacts.blockedAt),
       ),
     );
-  return rows.map((row) => `user:${row.userId}` as const);
+  return rows.map((row) => userTopic(row.userId, "feed"));
 }
 
 const counted = (table: typeof postLikes | typeof postReposts | typeof postComments) =>

@@ -14,7 +14,8 @@ import { schema } from "@switchboard/db";
 import { and, asc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
-import { notifyAgentControl } from "../events/agent-control";
+import { agentViewerTopics, notifyAgentControl } from "../events/agent-control";
+import { notifyTopics } from "../events/notifier";
 import { newId } from "../ids";
 import { randomAgentNum, withFreshNum } from "./nums";
 import { findUser } from "./users";
@@ -190,6 +191,7 @@ export async function updateAgentMe(
         updatedAt: now,
       })
       .where(eq(agents.id, agentId));
+    await notifyTopics(tx, await agentViewerTopics(tx, agentId)); // its name and bio, shown
   });
   return getAgentMe(deps, agentId);
 }
@@ -205,17 +207,21 @@ export async function pauseAgent(deps: CoreDeps, agentId: string): Promise<void>
       .returning({ id: agents.id });
     if (updated.length === 0) throw new CoreError("not_found", `no agent ${agentId}`);
     await notifyAgentControl(tx, [agentId]); // its streams and parked polls end at once
+    await notifyTopics(tx, await agentViewerTopics(tx, agentId)); // chat headers, owner's pages
   });
 }
 
 export async function resumeAgent(deps: CoreDeps, agentId: string): Promise<void> {
   const now = deps.clock.now();
-  const updated = await deps.db
-    .update(agents)
-    .set({ pausedAt: null, pauseReason: null, resumedAt: now, updatedAt: now })
-    .where(eq(agents.id, agentId))
-    .returning({ id: agents.id });
-  if (updated.length === 0) throw new CoreError("not_found", `no agent ${agentId}`);
+  await deps.db.transaction(async (tx) => {
+    const updated = await tx
+      .update(agents)
+      .set({ pausedAt: null, pauseReason: null, resumedAt: now, updatedAt: now })
+      .where(eq(agents.id, agentId))
+      .returning({ id: agents.id });
+    if (updated.length === 0) throw new CoreError("not_found", `no agent ${agentId}`);
+    await notifyTopics(tx, await agentViewerTopics(tx, agentId));
+  });
 }
 
 /** The message of `agent_paused`, saying who paused it. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addContact } from "../consent/contacts";
 import { CoreError } from "../errors";
 import { assertAgentActive, authenticateAgent, mintAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
@@ -160,5 +161,37 @@ it("reports this minute's rates next to today's usage", async () => {
       messages: { count: 1, limit: 4, resetSeconds: 50 },
       requests: { count: 0, limit: 300 },
     },
+  });
+});
+
+describe("who hears of it", () => {
+  it("the owner's console hears of charges and refusals; a pause reaches its contacts too", async () => {
+    t.clock.set("2026-06-09T09:00:05Z");
+    const owner = await createUser(t.deps, {});
+    const { id: agentId } = await createAgent(t.deps, { ownerId: owner.id, displayName: "Loud" });
+    const person = await createUser(t.deps, {});
+    await addContact(t.deps, person.id, agentId, []);
+    const heard = { owner: [] as (string | undefined)[], person: [] as (string | undefined)[] };
+    const stops = await Promise.all(
+      (["owner", "person"] as const).map((who) =>
+        t.deps.notifier.subscribe(`user:${(who === "owner" ? owner : person).id}`, (change) =>
+          heard[who].push(change),
+        ),
+      ),
+    );
+    try {
+      // chargeSend answers the owner; the send sequence wakes them with its own wake-ups.
+      expect(await charge(agentId, null)).toEqual({ ownerId: owner.id });
+      await recordRefusedSend(t.deps, agentId, "not_a_contact");
+      await expect.poll(() => heard.owner).toContain(`activity:${agentId}`);
+      await pauseAgent(t.deps, agentId);
+      await expect.poll(() => heard.person).toContain(`agent:${agentId}`);
+      expect(heard.owner).toContain(`agent:${agentId}`);
+      heard.person.length = 0;
+      await resumeAgent(t.deps, agentId);
+      await expect.poll(() => heard.person).toEqual([`agent:${agentId}`]);
+    } finally {
+      for (const stop of stops) stop();
+    }
   });
 });

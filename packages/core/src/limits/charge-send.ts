@@ -2,7 +2,8 @@ import type { AgentUsage, DailyCounts } from "@switchboard/contract";
 import { type Executor, schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { notifyAgentControl } from "../events/agent-control";
+import { agentOwnerTopics, agentViewerTopics, notifyAgentControl } from "../events/agent-control";
+import { notifyTopics } from "../events/notifier";
 import { rateLimitedError, rateState, rateWindow } from "./rate-limit";
 
 const { agentDailyRefusals, agentDailyUsage, agents, rateCounters } = schema;
@@ -19,13 +20,14 @@ const startOfUtcDay = (now: Date) => new Date(`${utcDay(now)}T00:00:00Z`);
  * later, the charge rolls back with it. Messages, proposals (their card is a message), emails,
  * posts and streamed replies all count as messages; a send to a person also counts against the
  * per-recipient limit. Reaching a daily ceiling pauses the agent (in the same transaction), unless
- * its owner resumed it earlier the same UTC day.
+ * its owner resumed it earlier the same UTC day. Answers the agent's owner, whose open console
+ * the send wakes (its usage changed) without a statement of its own.
  */
 export async function chargeSend(
   tx: Tx,
   deps: CoreDeps,
   send: { agentId: string; recipientId: string | null; proposal?: boolean },
-): Promise<void> {
+): Promise<{ ownerId: string | null }> {
   const now = deps.clock.now();
   const window = rateWindow(now, 60);
   const recipientKey = send.recipientId ? `recipient:${send.agentId}:${send.recipientId}` : null;
@@ -38,6 +40,7 @@ export async function chargeSend(
     messages: number;
     proposals: number;
     refused: number;
+    owner_id: string | null;
   }>(sql`
     with agent_hit as (
       insert into rate_counters (key, window_start, count)
@@ -60,7 +63,8 @@ export async function chargeSend(
     )
     select (select count from agent_hit) as agent_count,
            (select count from recipient_hit) as recipient_count,
-           usage.messages, usage.proposals, usage.refused
+           usage.messages, usage.proposals, usage.refused,
+           (select owner_id from agents where id = ${send.agentId}) as owner_id
     from usage`);
   if (!row) throw new Error("charging a send returned nothing");
   const perAgent = rateState(row.agent_count, deps.config.LIMIT_MESSAGES_PER_MIN, window);
@@ -75,6 +79,7 @@ export async function chargeSend(
       throw rateLimitedError(perRecipient, "messages to one person", "conversation_rate_limited");
   }
   await pauseAtCeiling(tx, deps, send.agentId, row, now);
+  return { ownerId: row.owner_id };
 }
 
 /**
@@ -99,6 +104,7 @@ export async function recordRefusedSend(
           set: { count: sql`${agentDailyRefusals.count} + 1` },
         });
     await pauseAtCeiling(tx, deps, agentId, usage, now);
+    await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], (id) => `activity:${id}`));
   });
 }
 
@@ -156,7 +162,9 @@ async function pauseAtCeiling(tx: Tx, deps: CoreDeps, agentId: string, usage: Us
       ),
     )
     .returning({ id: agents.id });
-  if (paused.length > 0) await notifyAgentControl(tx, [agentId]);
+  if (paused.length === 0) return;
+  await notifyAgentControl(tx, [agentId]);
+  await notifyTopics(tx, await agentViewerTopics(tx, agentId)); // the chat headers say "paused"
 }
 
 /** What the owner's console shows: today's usage against each ceiling and this minute's rates. */

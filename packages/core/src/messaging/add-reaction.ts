@@ -1,7 +1,7 @@
 import type { Reaction } from "@switchboard/contract";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { writeReaction } from "./conversation-marks";
 
 /**
@@ -17,7 +17,7 @@ export async function addReaction(
   const access = await checkAgentAccess(deps, agentId, { messageId }, { scope: "messages:write" });
   const createdAt = await deps.db.transaction(async (tx) => {
     const at = await writeReaction(tx, messageId, agentId, emoji, deps.clock.now());
-    await notifyTopics(tx, [`user:${access.person.id}`]);
+    await notifyTopics(tx, [userTopic(access.person.id, `chat:${access.conversationId}`)]);
     return at;
   });
   return { messageId, emoji, createdAt: createdAt.toISOString() };

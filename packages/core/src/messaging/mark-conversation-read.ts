@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { writeReadMark } from "./conversation-marks";
 
 const { messages } = schema;
@@ -31,6 +31,6 @@ export async function markConversationRead(
   if (!message) throw new CoreError("not_found", `No message ${messageId} in this conversation`);
   await deps.db.transaction(async (tx) => {
     await writeReadMark(tx, conversationId, agentId, message.pos, deps.clock.now());
-    await notifyTopics(tx, [`user:${access.person.id}`]);
+    await notifyTopics(tx, [userTopic(access.person.id, `chat:${conversationId}`)]);
   });
 }

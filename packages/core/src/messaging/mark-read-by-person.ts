@@ -2,7 +2,7 @@ import { schema } from "@switchboard/db";
 import { and, desc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { writeReadMark } from "./conversation-marks";
 import { findPersonChat } from "./person-chat";
 
@@ -37,6 +37,6 @@ export async function markReadByPerson(
   }
   await deps.db.transaction(async (tx) => {
     await writeReadMark(tx, conversationId, user.id, message.pos, deps.clock.now());
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [userTopic(user.id, `read:${conversationId}`)]);
   });
 }

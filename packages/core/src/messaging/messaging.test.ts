@@ -744,32 +744,51 @@ describe("a person writes", () => {
     ).toBe("account_suspended");
   });
 
-  it("wakes the person's open apps on every change toward them", async () => {
-    const { send, agent, person, conversationId } = await chat();
-    let wakes = 0;
-    const stop = await t.deps.notifier.subscribe(`user:${person.id}`, () => wakes++);
-    const woken = async (action: () => Promise<unknown>) => {
-      const before = wakes;
+  it("wakes the person's open apps on every change toward them, naming the chat", async () => {
+    const { send, agent, owner, person, conversationId } = await chat();
+    const changes: (string | undefined)[] = [];
+    const ownerChanges: (string | undefined)[] = [];
+    const stops = [
+      await t.deps.notifier.subscribe(`user:${person.id}`, (change) => changes.push(change)),
+      await t.deps.notifier.subscribe(`user:${owner.id}`, (change) => ownerChanges.push(change)),
+    ];
+    /** The changes named to the person by `action` (waits for the first wake-up). */
+    const named = async (action: () => Promise<unknown>) => {
+      changes.length = 0;
       await action();
-      for (let i = 0; i < 100 && wakes === before; i++) await new Promise((r) => setTimeout(r, 10));
-      return wakes > before;
+      for (let i = 0; i < 100 && changes.length === 0; i++)
+        await new Promise((r) => setTimeout(r, 10));
+      return [...new Set(changes)];
     };
+    const inChat = [`chat:${conversationId}`];
     try {
       const { message } = await send({ type: "text", content: "hi" });
-      expect(await woken(() => send({ type: "text", content: "hi" }))).toBe(true);
-      expect(await woken(() => setAgentTyping(t.deps, agent.id, conversationId, true))).toBe(true);
+      expect(await named(() => send({ type: "text", content: "hi" }))).toEqual(inChat);
+      expect(await named(() => setAgentTyping(t.deps, agent.id, conversationId, true))).toEqual(
+        inChat,
+      );
       expect(
-        await woken(() => markConversationRead(t.deps, agent.id, conversationId, message.id)),
-      ).toBe(true);
-      expect(await woken(() => addReaction(t.deps, agent.id, message.id, "👍"))).toBe(true);
-      expect(await woken(() => removeReaction(t.deps, agent.id, message.id, "👍"))).toBe(true);
+        await named(() => markConversationRead(t.deps, agent.id, conversationId, message.id)),
+      ).toEqual(inChat);
+      expect(await named(() => addReaction(t.deps, agent.id, message.id, "👍"))).toEqual(inChat);
+      expect(await named(() => removeReaction(t.deps, agent.id, message.id, "👍"))).toEqual(inChat);
+      expect(await named(() => reactAsPerson(t.deps, person.id, message.id, "👍"))).toEqual(inChat);
+      expect(await named(() => setPersonTyping(t.deps, person.id, conversationId))).toEqual(inChat);
       expect(
-        await woken(() =>
+        await named(() =>
           sendPersonMessage(t.deps, person.id, agent.id, { type: "text", content: "o" }),
         ),
-      ).toBe(true);
+      ).toEqual(inChat);
+      // The person's own read mark changes only their unread counts.
+      expect(await named(() => send({ type: "text", content: "unread" }))).toEqual(inChat);
+      expect(await named(() => markReadByPerson(t.deps, person.id, conversationId))).toEqual([
+        `read:${conversationId}`,
+      ]);
+      // The agent's owner hears of what it sent and received: its usage and charts changed.
+      await expect.poll(() => ownerChanges).toContain(`activity:${agent.id}`);
+      expect(new Set(ownerChanges)).toEqual(new Set([`activity:${agent.id}`]));
     } finally {
-      stop();
+      for (const stop of stops) stop();
     }
   });
 });

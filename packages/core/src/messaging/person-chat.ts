@@ -33,6 +33,8 @@ export interface PersonChat {
   agent: typeof users.$inferSelect;
   contact: typeof agentContacts.$inferSelect;
   conversationId: string;
+  /** The agent's owner, whose console counts what the agent receives. */
+  ownerId: string | null;
 }
 
 /**
@@ -50,10 +52,11 @@ export async function findPersonChat(
   const byRef = (table: { id: AnyPgColumn; num: AnyPgColumn }, ref: string): SQL =>
     Num.safeParse(ref).success ? eq(table.num, ref) : eq(table.id, ref);
   const [row] = await deps.db
-    .select({ user: person, agent: agentUser, contact: agentContacts })
+    .select({ user: person, agent: agentUser, contact: agentContacts, ownerId: agents.ownerId })
     .from(agentContacts)
     .innerJoin(person, eq(person.id, agentContacts.userId))
     .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
+    .innerJoin(agents, eq(agents.id, agentContacts.agentId))
     .where(
       and(
         byRef(person, userRef),

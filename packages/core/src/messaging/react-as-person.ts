@@ -1,7 +1,7 @@
 import { type ChatReaction, Emoji } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
 import { parseInput } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { deleteReaction, writeReaction } from "./conversation-marks";
 import { findPersonChatMessage } from "./person-chat";
 
@@ -16,7 +16,7 @@ export async function reactAsPerson(
   const { chat } = await findPersonChatMessage(deps, userRef, messageId);
   const createdAt = await deps.db.transaction(async (tx) => {
     const at = await writeReaction(tx, messageId, chat.user.id, checked, deps.clock.now());
-    await notifyTopics(tx, [`user:${chat.user.id}`]);
+    await notifyTopics(tx, [userTopic(chat.user.id, `chat:${chat.conversationId}`)]);
     return at;
   });
   return { userId: chat.user.id, emoji: checked, createdAt: createdAt.toISOString() };
@@ -32,6 +32,6 @@ export async function unreactAsPerson(
   const { chat } = await findPersonChatMessage(deps, userRef, messageId);
   await deps.db.transaction(async (tx) => {
     await deleteReaction(tx, messageId, chat.user.id, emoji);
-    await notifyTopics(tx, [`user:${chat.user.id}`]);
+    await notifyTopics(tx, [userTopic(chat.user.id, `chat:${chat.conversationId}`)]);
   });
 }

@@ -1,6 +1,6 @@
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { deleteReaction } from "./conversation-marks";
 
 /**
@@ -16,6 +16,6 @@ export async function removeReaction(
   const access = await checkAgentAccess(deps, agentId, { messageId }, { scope: "messages:write" });
   await deps.db.transaction(async (tx) => {
     await deleteReaction(tx, messageId, agentId, emoji);
-    await notifyTopics(tx, [`user:${access.person.id}`]);
+    await notifyTopics(tx, [userTopic(access.person.id, `chat:${access.conversationId}`)]);
   });
 }

@@ -7,7 +7,7 @@ import { schema } from "@switchboard/db";
 import { desc, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import type { DeveloperPrincipal } from "../identity/developer-keys";
 import { newId } from "../ids";
 import { enforceRateLimit } from "../limits/rate-limit";
@@ -67,7 +67,7 @@ export async function postSelfMessage(
       .set({ lastMessageAt: now })
       .where(eq(conversations.id, conversationId));
     // Not a push: only the owner's open console tabs re-read.
-    await notifyTopics(tx, [`user:${principal.userId}`]);
+    await notifyTopics(tx, [userTopic(principal.userId, "self")]);
     return message as typeof messages.$inferSelect;
   });
   return { message: toSelfMessage(row), conversationId: row.conversationId };

@@ -1,5 +1,6 @@
 import type { AgentMessage, AgentSendMessageRequest } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
+import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { insertMessage, toAgentMessage } from "./compose-message";
 import { materializeMessage, prepareMessage } from "./prepare-message";
@@ -35,7 +36,7 @@ export async function sendAgentMessage(
           message: toAgentMessage(row, access.agent.num),
           conversationId: access.conversationId,
         },
-        wake: [`user:${access.person.id}`],
+        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
       };
     },
   });

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
 import { enqueueTranscription } from "../voice/transcribe-voice-note";
 import { insertMessage, toAgentMessage } from "./compose-message";
@@ -30,7 +30,7 @@ export async function sendPersonMessage(
 ): Promise<{ message: AgentMessage; conversationId: string }> {
   const prepared = prepareMessage(deps, parseInput(PersonMessageInput, input));
   const chat = await findPersonChat(deps, fromUserRef, toAgentRef, { forSending: true });
-  const { user, agent, contact, conversationId } = chat;
+  const { user, agent, contact, conversationId, ownerId } = chat;
   if (user.suspendedAt) throw new CoreError("account_suspended", "Your account is suspended");
   if (contact.blockedAt)
     throw new CoreError("blocked", "You blocked this agent; unblock it to write to it");
@@ -45,7 +45,10 @@ export async function sendPersonMessage(
       .set({ lastInboundAt: now })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
     const message = toAgentMessage(row, user.num);
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [
+      userTopic(user.id, `chat:${conversationId}`),
+      ...(ownerId ? [userTopic(ownerId, `activity:${agent.id}`)] : []),
+    ]);
     await appendEvents(tx, now, [messageReceivedEvent(agent.id, toAgentUser(user), message)]);
     await enqueueTranscription(tx, deps, row);
     return message;

@@ -7,7 +7,7 @@ import {
 } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { appendEvents, type NewEvent } from "../events/append-event";
-import { notifyTopics, type Topic } from "../events/notifier";
+import { notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { chargeSend } from "../limits/charge-send";
 
 /**
@@ -73,18 +73,21 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
 ): Promise<Result> {
   let prepared = steps.prepare();
   const access = await steps.access(prepared);
+  // The owner's open console hears of the charge (its usage) with the send's own wake-ups.
+  let ownerWake: Topic[] = [];
   const charge = async (tx: Tx) => {
     await steps.check?.(tx, prepared, access);
-    if (steps.charge !== "none")
-      await chargeSend(tx, deps, {
-        agentId: steps.agentId,
-        recipientId: access.recipientId,
-        proposal: steps.charge === "proposal",
-      });
+    if (steps.charge === "none") return;
+    const { ownerId } = await chargeSend(tx, deps, {
+      agentId: steps.agentId,
+      recipientId: access.recipientId,
+      proposal: steps.charge === "proposal",
+    });
+    ownerWake = ownerId ? [userTopic(ownerId, `activity:${steps.agentId}`)] : [];
   };
   const store = async (tx: Tx) => {
     const stored = await steps.store(tx, prepared, access);
-    await notifyTopics(tx, stored.wake ?? []);
+    await notifyTopics(tx, [...(stored.wake ?? []), ...ownerWake]);
     await appendEvents(tx, deps.clock.now(), stored.events ?? []);
     return stored.result;
   };

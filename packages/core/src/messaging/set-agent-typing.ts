@@ -1,6 +1,6 @@
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { writeTyping } from "./conversation-marks";
 
 /**
@@ -21,6 +21,6 @@ export async function setAgentTyping(
   );
   await deps.db.transaction(async (tx) => {
     await writeTyping(tx, conversationId, agentId, typing, deps.clock.now());
-    await notifyTopics(tx, [`user:${access.person.id}`]);
+    await notifyTopics(tx, [userTopic(access.person.id, `chat:${conversationId}`)]);
   });
 }

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
 import { messageTranscriptEvent } from "./message-events";
 
@@ -78,7 +78,7 @@ async function storeTranscript(
       );
     if (keepExisting && row.message.transcript !== null) return false;
     await tx.update(messages).set({ transcript }).where(eq(messages.id, messageId));
-    await notifyTopics(tx, [`user:${row.sender.id}`]);
+    await notifyTopics(tx, [userTopic(row.sender.id, `chat:${row.message.conversationId}`)]);
     await appendEvents(tx, now, [
       messageTranscriptEvent(row.contact.agentId, toAgentUser(row.sender), row.message, transcript),
     ]);

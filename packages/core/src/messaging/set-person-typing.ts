@@ -1,5 +1,5 @@
 import type { CoreDeps } from "../deps";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { writeTyping } from "./conversation-marks";
 import { findPersonChat } from "./person-chat";
 
@@ -16,6 +16,6 @@ export async function setPersonTyping(
   const { user, conversationId } = await findPersonChat(deps, userRef, chatRef);
   await deps.db.transaction(async (tx) => {
     await writeTyping(tx, conversationId, user.id, typing, deps.clock.now());
-    await notifyTopics(tx, [`user:${user.id}`]);
+    await notifyTopics(tx, [userTopic(user.id, `chat:${conversationId}`)]);
   });
 }

@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { newId } from "../ids";
 import { insertMessage, toAgentMessage } from "./compose-message";
 import { prepareMessage } from "./prepare-message";
@@ -68,7 +68,7 @@ export async function startStreamedReply(
         startedAt: now,
         lastDeltaAt: now,
       });
-      return { result: reply, wake: [`user:${reply.personId}`] };
+      return { result: reply, wake: [userTopic(reply.personId, `chat:${reply.conversationId}`)] };
     },
   });
 }
@@ -109,7 +109,7 @@ export async function appendReplyDelta(
           )
         : new CoreError("not_found", "This reply is no longer open");
     }
-    await notifyTopics(tx, [`user:${reply.personId}`]);
+    await notifyTopics(tx, [userTopic(reply.personId, `chat:${reply.conversationId}`)]);
   });
 }
 
@@ -171,7 +171,7 @@ export async function endStreamedReply(
       });
       return {
         result: toAgentMessage(message, access.agent.num),
-        wake: [`user:${reply.personId}`],
+        wake: [userTopic(reply.personId, `chat:${reply.conversationId}`)],
       };
     },
   });
@@ -190,7 +190,7 @@ async function takeReply(deps: CoreDeps, reply: OpenReply): Promise<string> {
       .where(eq(replyStreams.messageId, reply.messageId))
       .returning({ text: replyStreams.text });
     if (!row) throw new CoreError("not_found", "This reply is no longer open");
-    await notifyTopics(tx, [`user:${reply.personId}`]);
+    await notifyTopics(tx, [userTopic(reply.personId, `chat:${reply.conversationId}`)]);
     return row.text;
   });
 }
@@ -210,7 +210,10 @@ export async function endAbandonedReplies(deps: CoreDeps, before: Date): Promise
     if (gone.length === 0) return 0;
     // The people who saw them grow: their open apps drop them.
     const people = await tx
-      .selectDistinct({ userId: conversationMembers.userId })
+      .selectDistinct({
+        userId: conversationMembers.userId,
+        conversationId: conversationMembers.conversationId,
+      })
       .from(conversationMembers)
       .where(
         inArray(
@@ -221,7 +224,9 @@ export async function endAbandonedReplies(deps: CoreDeps, before: Date): Promise
     const senders = new Set(gone.map((row) => row.senderId));
     await notifyTopics(
       tx,
-      people.filter((p) => !senders.has(p.userId)).map((p) => `user:${p.userId}` as const),
+      people
+        .filter((p) => !senders.has(p.userId))
+        .map((p) => userTopic(p.userId, `chat:${p.conversationId}`)),
     );
     return gone.length;
   });

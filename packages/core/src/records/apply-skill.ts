@@ -6,7 +6,7 @@ import {
 } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull } from "drizzle-orm";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { newId } from "../ids";
 import { syncDueTimer } from "./due-timers";
 import { recordPrefixes, recordTables } from "./projections";
@@ -54,7 +54,7 @@ export async function applySkill<S extends AgentPlatformSkill>(
   }
   await syncDueTimer(tx, type, id);
   // The person's open record pages and chats re-read.
-  await notifyTopics(tx, [`user:${userId}`]);
+  await notifyTopics(tx, [userTopic(userId, "records")]);
   return { status: "succeeded", recordType: type, recordId: id };
 }
 

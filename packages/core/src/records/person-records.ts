@@ -2,7 +2,7 @@ import { type AgentPlatformSkill, skillPayloads } from "@switchboard/contract";
 import { and, desc, eq, isNull } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { applySkill } from "./apply-skill";
 import {
@@ -83,7 +83,7 @@ export async function archiveOwnRecord(
       .set({ archivedAt: now, updatedAt: now })
       .where(and(eq(table.id, id), eq(table.userId, userId), isNull(table.archivedAt)))
       .returning({ id: table.id });
-    await notifyTopics(tx, [`user:${userId}`]);
+    await notifyTopics(tx, [userTopic(userId, "records")]);
     return archived;
   });
   if (done.length === 0) throw new CoreError("not_found", `No ${type} ${id} on your account`);

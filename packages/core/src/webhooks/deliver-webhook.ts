@@ -4,6 +4,7 @@ import { schema } from "@switchboard/db";
 import { and, asc, eq, lte, notInArray, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
+import { notifySelect, notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { log } from "../log";
 import { metrics } from "../metrics";
 import { enqueueRetryDrain, enqueueWebhookDrains } from "./drain-jobs";
@@ -12,7 +13,7 @@ import { emailOwnerAboutWebhook, warnAfter } from "./owner-alerts";
 import { pinnedRequest } from "./pinned-request";
 import { signingSecrets, webhookPolicy } from "./webhook-config";
 
-const { agentContacts, events, users, webhookDeliveries, webhooks } = schema;
+const { agentContacts, agents, events, users, webhookDeliveries, webhooks } = schema;
 
 /** Attempt 1 plus one retry per entry of the schedule (the spec's 8 attempts). */
 const maxAttempts = (deps: CoreDeps) => deps.config.WEBHOOK_RETRY_SCHEDULE_S.length + 1;
@@ -71,9 +72,11 @@ function loadDeliveries(deps: CoreDeps, where: SQL | undefined, limit: number) {
       webhook: webhooks,
       stored: events,
       scopes: currentScopes,
+      ownerId: agents.ownerId,
     })
     .from(webhookDeliveries)
     .innerJoin(webhooks, eq(webhooks.agentId, webhookDeliveries.agentId))
+    .innerJoin(agents, eq(agents.id, webhookDeliveries.agentId))
     .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
     .leftJoin(agentContacts, standingJoins.contact)
     .leftJoin(users, standingJoins.person)
@@ -164,11 +167,13 @@ async function attemptDelivery(
   const event = toVisibleEvent(found.stored, found.scopes);
   if (!event) {
     await deps.db.delete(webhookDeliveries).where(eq(webhookDeliveries.id, delivery.id));
+    await notifyTopics(deps.db, ownerWake(found));
     return { status: "withheld" };
   }
   if (webhook.state !== "active") {
     // Kept for "Resume and retry".
     await settle(deps, delivery.id, { status: "dead", error: `webhook ${webhook.state}` });
+    await notifyTopics(deps.db, ownerWake(found));
     return { status: "dead", error: `webhook ${webhook.state}` };
   }
 
@@ -184,6 +189,14 @@ async function attemptDelivery(
   } catch (error) {
     return recordInternalError(deps, found, attemptMade, error);
   }
+}
+
+/**
+ * Every settled attempt wakes the owner's open console (the webhook page, its banner, the status
+ * page) in the statement or transaction that records it: the pages re-read instead of polling.
+ */
+function ownerWake(found: LoadedDelivery): Topic[] {
+  return found.ownerId ? [userTopic(found.ownerId, `webhook:${found.webhook.agentId}`)] : [];
 }
 
 /** One POST made: which attempt, the receiver's answer, and what was sent. */
@@ -218,6 +231,7 @@ async function recordAttempt(
     // a database crash sends the event once more, which at-least-once delivery allows.
     await deps.db.execute(sql`
       with async_commit as (select set_config('synchronous_commit', 'off', true)),
+      wake as (${notifySelect(ownerWake(found)) ?? sql`select 1`}),
       hook as (
         update ${webhooks}
         set last_delivery_at = ${now.toISOString()}::timestamptz,
@@ -234,7 +248,7 @@ async function recordAttempt(
           response_excerpt = ${answer.excerpt ?? null}, next_attempt_at = null,
           updated_at = ${now.toISOString()}::timestamptz
       where id = ${delivery.id} and (select count(*) from hook) >= 0
-        and (select count(*) from async_commit) = 1`);
+        and (select count(*) from async_commit) = 1 and (select count(*) from wake) >= 0`);
     return {
       status: "succeeded",
       httpStatus: answer.status,
@@ -293,6 +307,7 @@ async function recordAttempt(
       })
       .where(eq(webhookDeliveries.id, delivery.id));
     if (nextAttemptAt) await enqueueRetryDrain(tx, webhook.agentId, delivery.id, nextAttemptAt);
+    await notifyTopics(tx, ownerWake(found));
     // A disabled webhook's other waiting deliveries die with it (resume requeues them).
     if (disable)
       await tx
@@ -366,6 +381,7 @@ async function recordInternalError(
         .where(eq(webhookDeliveries.id, found.delivery.id));
       if (pending)
         await enqueueRetryDrain(tx, found.webhook.agentId, found.delivery.id, nextAttemptAt);
+      await notifyTopics(tx, ownerWake(found));
     });
   } catch {
     await enqueueRetryDrain(deps.db, found.webhook.agentId, found.delivery.id, nextAttemptAt).catch(

@@ -2,7 +2,7 @@ import { schema, type Tx } from "@switchboard/db";
 import { and, eq, gte, inArray, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { createThread, insertEmail } from "../email/threads";
-import { notifyTopics } from "../events/notifier";
+import { notifyTopics, userTopic } from "../events/notifier";
 
 const { agents, users, webhooks } = schema;
 
@@ -68,7 +68,10 @@ export async function emailOwnerAboutWebhook(
     participantIds: [PLATFORM_USER.id, agent.ownerId],
   });
   await insertEmail(tx, now, { threadId: thread.id, senderId: PLATFORM_USER.id, content });
-  await notifyTopics(tx, [`user:${agent.ownerId}`]);
+  await notifyTopics(tx, [
+    userTopic(agent.ownerId, `thread:${thread.id}`),
+    userTopic(agent.ownerId, `webhook:${agentId}`),
+  ]);
 }
 
 /** An owner's agent whose webhook needs attention, for the banner on the Agents pages. */

@@ -3,6 +3,8 @@ import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull, notLike, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { agentOwnerTopics } from "../events/agent-control";
+import { notifyTopics } from "../events/notifier";
 import { newSecret } from "../secrets";
 import { checkWebhookTarget, checkWebhookUrl, type UrlPolicy } from "./address-policy";
 import { enqueueWebhookDrains } from "./drain-jobs";
@@ -16,6 +18,9 @@ export const ROTATION_GRACE_MS = 24 * 3600_000;
 export type WebhookRow = typeof webhooks.$inferSelect;
 
 const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** What the owner's open console re-reads when an agent's webhook is set, removed or resumed. */
+const webhookChange = (agentId: string) => `webhook:${agentId}` as const;
 
 export function toAgentWebhook(row: WebhookRow, now: Date): AgentWebhook {
   const grace =
@@ -86,6 +91,7 @@ export async function putWebhook(
       },
     })
     .returning();
+  await notifyTopics(deps.db, await agentOwnerTopics(deps.db, [agentId], webhookChange));
   return { webhook: toAgentWebhook(row as WebhookRow, now), secret };
 }
 
@@ -100,6 +106,7 @@ export async function deleteWebhook(
       .where(eq(webhooks.agentId, agentId))
       .returning({ agentId: webhooks.agentId });
     await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.agentId, agentId));
+    await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], webhookChange));
     return { deleted: gone.length > 0 };
   });
 }
@@ -208,6 +215,7 @@ export async function resumeWebhook(
       .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.status, "dead")))
       .returning({ id: webhookDeliveries.id });
     if (requeued.length > 0) await enqueueWebhookDrains(tx, [agentId]);
+    await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], webhookChange));
     return { webhook: toAgentWebhook(row, now), requeued: requeued.length };
   });
 }

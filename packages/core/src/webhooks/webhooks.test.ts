@@ -593,3 +593,42 @@ describe("warn before disabling", () => {
     expect(await inbox()).toHaveLength(4);
   });
 });
+
+describe("the owner's open console", () => {
+  it("is woken, naming the webhook, by every settled attempt, a held event and each state change", async () => {
+    const owner = await createUser(t.deps, {});
+    const { id: agentId } = await createAgent(t.deps, { ownerId: owner.id, displayName: "Seen" });
+    const heard: (string | undefined)[] = [];
+    const stop = await t.deps.notifier.subscribe(`user:${owner.id}`, (change) =>
+      heard.push(change),
+    );
+    const named = `webhook:${agentId}`;
+    /** Runs `action` and waits until the owner hears of the webhook. */
+    const wakes = async (action: () => Promise<unknown>) => {
+      heard.length = 0;
+      await action();
+      await expect.poll(() => heard, { timeout: 5000 }).toContain(named);
+    };
+    let status = 200;
+    const hook = await receiver(() => ({ status }));
+    const attempt = async (n: number) => {
+      await emit(agentId, n);
+      return deliverWebhook(t.deps, (await deliveryIds(agentId)).at(-1) as number);
+    };
+    try {
+      await wakes(() => putWebhook(t.deps, agentId, hook.url));
+      await wakes(() => attempt(1)); // a success, settled in its one statement
+      status = 500;
+      await wakes(() => attempt(2)); // a failure, to be retried
+      status = 410;
+      await wakes(() => attempt(3)); // gone: the webhook is turned off (and the owner emailed)
+      expect(heard.some((change) => change?.startsWith("thread:"))).toBe(true);
+      await wakes(() => emit(agentId, 4)); // held while off: "waiting" grew
+      await wakes(() => resumeWebhook(t.deps, agentId));
+      await wakes(() => deleteWebhook(t.deps, agentId));
+      expect(heard.every((change) => change !== undefined)).toBe(true);
+    } finally {
+      stop();
+    }
+  });
+});

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { use } from "react";
+import { useRereadAt } from "~/components/live-updates";
 import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { ActivityCharts } from "./_components/activity-charts";
@@ -10,13 +11,18 @@ import { DecisionsCard } from "./_components/decisions-card";
 import { PauseControl } from "./_components/pause-control";
 import { ProfileCard } from "./_components/profile-card";
 import { TokensCard } from "./_components/tokens-card";
-import { UsageCard } from "./_components/usage-card";
+import { UsageCard, usageExpiresAt } from "./_components/usage-card";
 
 export default function AgentPage({ params }: { params: Promise<{ agentId: string }> }) {
   const { agentId } = use(params);
   const trpc = useTRPC();
-  // Usage and an automatic pause change without the owner doing anything; keep them current.
-  const agent = useQuery(trpc.agents.get.queryOptions({ agentId }, { refetchInterval: 5000 }));
+  // Usage and an automatic pause change without the owner doing anything: each wakes this page
+  // (`activity:`, `agent:`). This minute's rates and today's counts expire with time; re-read then.
+  const agent = useQuery(trpc.agents.get.queryOptions({ agentId }));
+  useRereadAt(
+    trpc.agents.get.queryFilter({ agentId }),
+    agent.data ? usageExpiresAt(agent.data.usage, agent.dataUpdatedAt) : null,
+  );
 
   if (agent.error)
     return (

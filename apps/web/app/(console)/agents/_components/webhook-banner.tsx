@@ -11,7 +11,8 @@ import styles from "./webhook-banner.module.css";
  */
 export function WebhookBanner() {
   const trpc = useTRPC();
-  const alerts = useQuery(trpc.webhooks.alerts.queryOptions(undefined, { refetchInterval: 15000 }));
+  // Kept current by the owner's wake-ups (`webhook:<agentId>`), not a timer.
+  const alerts = useQuery(trpc.webhooks.alerts.queryOptions());
   if (!alerts.data?.length) return null;
   return (
     <div className={styles.banners} role="status" data-testid="webhook-banner">

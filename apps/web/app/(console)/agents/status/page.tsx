@@ -9,10 +9,15 @@ import { formatDistance, formatRelative, formatWhen } from "~/components/format"
 import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 
-/** The service as an agent owner sees it; refreshed every 10 s while open. */
+/**
+ * The service as an agent owner sees it. The owner's webhooks re-read when one of them changes
+ * (a wake-up, `webhook:<agentId>`); readiness and the queue are the instance's, which no wake-up
+ * of the owner's announces, so the page says when it checked them and checks again on request
+ * (and when the tab comes back into focus).
+ */
 export default function StatusPage() {
   const trpc = useTRPC();
-  const status = useQuery({ ...trpc.instance.status.queryOptions(), refetchInterval: 10_000 });
+  const status = useQuery(trpc.instance.status.queryOptions());
   const data = status.data;
   return (
     <>
@@ -60,6 +65,23 @@ export default function StatusPage() {
               </dd>
             </dl>
           </section>
+
+          <p className="muted" data-testid="status-checked">
+            Checked{" "}
+            <time dateTime={new Date(status.dataUpdatedAt).toISOString()}>
+              {formatWhen(new Date(status.dataUpdatedAt).toISOString())}
+            </time>
+            .{" "}
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => void status.refetch()}
+              disabled={status.isFetching}
+              data-testid="status-check-again"
+            >
+              {status.isFetching ? "Checking…" : "Check again"}
+            </button>
+          </p>
 
           <section className="card" aria-labelledby="queue-heading">
             <h2 id="queue-heading">Work queue</h2>

@@ -1,7 +1,7 @@
 "use client";
 
 import type { PersonChatMessage, PersonConversation, PersonOpenReply } from "@switchboard/contract";
-import { useInfiniteQuery, useMutation, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
@@ -105,10 +105,8 @@ function ChatHeader({
 }) {
   const trpc = useTRPC();
   const agent = conversation.agent;
-  // Its owner pausing it reaches no topic of the person's; look again now and then.
-  const about = useQuery(
-    trpc.chats.agent.queryOptions({ chat: conversation.id }, { refetchInterval: 30_000 }),
-  );
+  // A pause or a new bio wakes the person's tabs too (`agent:<id>`), so no timer.
+  const about = useQuery(trpc.chats.agent.queryOptions({ chat: conversation.id }));
   const name = agent.displayName ?? agent.num;
   return (
     <header className="chat-head">
@@ -194,7 +192,7 @@ function MessageList({
   const trpc = useTRPC();
   const agentId = conversation.agent.id;
   const list = useRef<HTMLOListElement>(null);
-  const markRead = useMutation(trpc.chats.markRead.mutationOptions());
+  const markRead = useMarkRead(conversation.id);
   const react = useMutation(trpc.chats.react.mutationOptions());
   const reactError = shownError(react.error);
   const newest = messages.at(-1);
@@ -327,4 +325,40 @@ function useUntil(until: string | null): boolean {
     return () => clearTimeout(timer);
   }, [remaining]);
   return remaining > 0;
+}
+
+/**
+ * Marks the chat read, clearing its unread counts in this tab at once: the read mark's wake-up
+ * (`read:<id>`) then finds nothing here to re-read, so a message arriving in an open chat costs
+ * one re-read. Other tabs re-read their counts; a failure re-reads them here.
+ */
+function useMarkRead(conversationId: string) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const pageKey = trpc.chats.page.infiniteQueryKey({ chat: conversationId });
+  const listKey = trpc.chats.list.queryKey();
+  return useMutation(
+    trpc.chats.markRead.mutationOptions({
+      onMutate: () => {
+        queryClient.setQueryData(
+          pageKey,
+          (data) =>
+            data && {
+              ...data,
+              pages: data.pages.map((page) => ({
+                ...page,
+                conversation: { ...page.conversation, unreadCount: 0 },
+              })),
+            },
+        );
+        queryClient.setQueryData(listKey, (chats) =>
+          chats?.map((chat) => (chat.id === conversationId ? { ...chat, unreadCount: 0 } : chat)),
+        );
+      },
+      onError: () => {
+        void queryClient.invalidateQueries({ queryKey: pageKey });
+        void queryClient.invalidateQueries({ queryKey: listKey });
+      },
+    }),
+  );
 }

@@ -16,6 +16,7 @@ import {
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatDay } from "~/components/format";
+import { nextUtcMidnight, useRereadAt } from "~/components/live-updates";
 import { humanize } from "~/components/proposal-words";
 import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
@@ -34,8 +35,11 @@ const axis = { fontSize: 12, fill: "#5b6678" };
  */
 export function ActivityCharts({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
-  const history = useQuery(
-    trpc.agents.history.queryOptions({ agentId, days: 14 }, { refetchInterval: 30_000 }),
+  const history = useQuery(trpc.agents.history.queryOptions({ agentId, days: 14 }));
+  // New counts arrive as wake-ups (`activity:`, `webhook:`); the days shift at midnight UTC.
+  useRereadAt(
+    trpc.agents.history.queryFilter({ agentId }),
+    history.data ? nextUtcMidnight(history.dataUpdatedAt) : null,
   );
   return (
     <section className="card stack" aria-labelledby="activity-heading" data-testid="activity">

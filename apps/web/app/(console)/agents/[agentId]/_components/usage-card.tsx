@@ -1,3 +1,4 @@
+import { nextUtcMidnight } from "~/components/live-updates";
 import type { RouterOutputs } from "~/trpc/router";
 
 type Usage = RouterOutputs["agents"]["get"]["usage"];
@@ -71,4 +72,15 @@ export function UsageCard({ usage }: { usage: Usage }) {
       />
     </section>
   );
+}
+
+/**
+ * When the card's figures next go out of date, no wake-up announcing it: the end of the minute
+ * its rates count (if they counted anything), otherwise midnight UTC, when the day's counts reset.
+ */
+export function usageExpiresAt(usage: Usage, readAt: number): number {
+  const { requests, messages } = usage.perMinute;
+  return requests.count + messages.count > 0
+    ? readAt + Math.max(1, requests.resetSeconds) * 1000
+    : nextUtcMidnight(readAt);
 }

@@ -28,10 +28,9 @@ export default function WebhookPage({ params }: { params: Promise<{ agentId: str
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<LogFilter>({});
-  // Deliveries happen in the worker on their own schedule; keep the page current.
-  const data = useQuery(
-    trpc.webhooks.get.queryOptions({ agentId, ...filter }, { refetchInterval: 3000 }),
-  );
+  // Deliveries happen in the worker on their own schedule; each settled attempt wakes this page
+  // (`webhook:<agentId>`), so it re-reads then and never polls.
+  const data = useQuery(trpc.webhooks.get.queryOptions({ agentId, ...filter }));
   const [secret, setSecret] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const withSecret = {
