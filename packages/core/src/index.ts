@@ -32,7 +32,7 @@ export {
   getConsentCard,
   removeContact,
   setGrant,
-} from "./consent/contacts";
+} from "./contacts/contacts";
 export { type CoreDeps, createDeps } from "./deps";
 // Email
 export { getAgentEmailThread } from "./email/get-agent-email-thread";
@@ -48,7 +48,6 @@ export { sendPersonEmail } from "./email/send-person-email";
 export { CoreError, type CoreErrorDetails, notFound, parseInput } from "./errors";
 // Events
 export { controlTopic } from "./events/agent-control";
-export { pollEvents } from "./events/poll-events";
 export { latestSeq, readEvents } from "./events/read-events";
 // Feed
 export { deleteAgentPost, getAgentPost, listAgentPosts } from "./feed/agent-posts";
@@ -92,7 +91,6 @@ export {
   type SessionStanding,
 } from "./identity/console-sessions";
 export { type Credential, parseAuthorization } from "./identity/credentials";
-export { type ChatAgentProfile, describeChatAgent } from "./identity/describe-chat-agent";
 export {
   authenticateDeveloper,
   createDeveloperKey,
@@ -118,13 +116,14 @@ export { type JobQueueDepth, readJobQueue } from "./jobs/job-queue";
 export { forgetWorkers, heartbeatWorkers, unlockStaleJobs } from "./jobs/stale-workers";
 export { type AgentDay, getAgentHistory } from "./limits/agent-history";
 export { getAgentUsage } from "./limits/charge-send";
-export { cleanupExpired } from "./limits/cleanup";
 export { enforceConsoleRequestLimit } from "./limits/console-requests";
 export { acquireLease, type Lease } from "./limits/leases";
 export type { RateState } from "./limits/rate-limit";
 export { captureLogs, log, withLogContext } from "./log";
+export { cleanupExpired } from "./maintenance/cleanup";
 // Messaging
 export { addReaction } from "./messaging/add-reaction";
+export { type ChatAgentProfile, describeChatAgent } from "./messaging/describe-chat-agent";
 export { getMessageAudio, type MessageAudio } from "./messaging/get-message-audio";
 export { getPersonMessageMedia } from "./messaging/get-person-message-media";
 export { listAgentConversations } from "./messaging/list-agent-conversations";
@@ -151,6 +150,7 @@ export {
   readOpenReplies,
   startStreamedReply,
 } from "./messaging/streamed-replies";
+export { TRANSCRIBE_ATTEMPTS, transcribeVoiceNote } from "./messaging/transcribe-voice-note";
 export {
   metrics,
   metricsAllowed,
@@ -178,11 +178,10 @@ export {
 } from "./records/person-records";
 export { ensureAuthSecret } from "./settings";
 export { beginDrain, drainSignal, isDraining } from "./shutdown";
-
+export { pollEvents } from "./updates/poll-events";
 // Voice
 export { type SpeechSetup, speechSetup } from "./voice/speech-engine";
 export { transcriptionSetup } from "./voice/speech-to-text";
-export { TRANSCRIBE_ATTEMPTS, transcribeVoiceNote } from "./voice/transcribe-voice-note";
 
 // Webhooks
 export {

@@ -15,7 +15,8 @@ it("a pooled connection that closed with a write pending works again", async () 
     max: 2,
     connect_timeout: 3,
     onnotice: () => {},
-    // Our own sockets, so the test can close them and act between two closes.
+    // Our own sockets, so the test can close them and act between two closes (a driver option
+    // its types do not declare).
     socket: () =>
       new Promise<net.Socket>((resolve) => {
         const socket = net.connect(Number(port), hostname.replace(/^\[|\]$/g, ""));
@@ -28,7 +29,7 @@ it("a pooled connection that closed with a write pending works again", async () 
         });
         socket.once("connect", () => resolve(socket));
       }),
-  });
+  } as postgres.Options<Record<string, never>>);
   try {
     await Promise.all([sql`select pg_sleep(0.05)`, sql`select pg_sleep(0.05)`]);
     expect(sockets).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact, removeContact } from "../consent/contacts";
+import { addContact, removeContact } from "../contacts/contacts";
 import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";

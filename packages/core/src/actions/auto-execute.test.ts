@@ -2,7 +2,7 @@ import type { AgentScope } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addContact, removeContact } from "../consent/contacts";
+import { addContact, removeContact } from "../contacts/contacts";
 import { CoreError } from "../errors";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";

@@ -1,7 +1,7 @@
 import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact, removeContact } from "../consent/contacts";
+import { addContact, removeContact } from "../contacts/contacts";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { listPersonMessages } from "../messaging/list-person-messages";

@@ -13,8 +13,8 @@ import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { newId } from "../ids";
 import { enqueueJob } from "../jobs/enqueue-job";
-import { insertMessage, toAgentMessage } from "../messaging/compose-message";
-import { accessForSend, runSend } from "../messaging/send-sequence";
+import { insertMessage, toAgentMessage } from "../sending/compose-message";
+import { accessForSend, runSend } from "../sending/send-sequence";
 import { toAgentAction } from "./action-shape";
 import { checkCustomPayload, checkSkillPayload, runSkill } from "./run-skill";
 

@@ -4,7 +4,7 @@ import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockAgent } from "../consent/agent-settings";
-import { addContact, removeContact, setGrant } from "../consent/contacts";
+import { addContact, removeContact, setGrant } from "../contacts/contacts";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";

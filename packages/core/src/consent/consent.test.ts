@@ -2,6 +2,13 @@ import type { AgentScope } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  addContact,
+  addUserContact,
+  getConsentCard,
+  removeContact,
+  setGrant,
+} from "../contacts/contacts";
 import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent, updateAgentMe } from "../identity/agents";
@@ -14,7 +21,6 @@ import { sendPersonMessage } from "../messaging/send-person-message";
 import { codeOf, createTestDeps } from "../testing";
 import { checkAgentAccess } from "./access";
 import { blockAgent, setInitiation, unblockAgent } from "./agent-settings";
-import { addContact, addUserContact, getConsentCard, removeContact, setGrant } from "./contacts";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { findUser } from "../identity/users";
-import { ensureDirectConversation } from "../messaging/conversations";
+import { ensureDirectConversation } from "./conversations";
 
 const { agentContacts } = schema;
 

@@ -1,6 +1,7 @@
 import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { addContact, getConsentCard } from "../contacts/contacts";
 import type { CoreError } from "../errors";
 import { latestSeq, readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
@@ -10,7 +11,6 @@ import { listPersonConversations } from "../messaging/list-person-conversations"
 import { sendAgentMessage } from "../messaging/send-agent-message";
 import { createTestDeps } from "../testing";
 import { blockAgent, setInitiation, unblockAgent } from "./agent-settings";
-import { addContact, getConsentCard } from "./contacts";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {

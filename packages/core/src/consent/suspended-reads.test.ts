@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { addContact } from "../contacts/contacts";
 import { createAgent } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
 import { getMessageAudio } from "../messaging/get-message-audio";
@@ -11,7 +12,6 @@ import { setAgentTyping } from "../messaging/set-agent-typing";
 import { listRecordsForAgent } from "../records/agent-records";
 import { createRecord } from "../records/person-records";
 import { codeOf, createTestDeps } from "../testing";
-import { addContact } from "./contacts";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {

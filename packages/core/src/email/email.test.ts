@@ -11,7 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { blockAgent, setInitiation, unblockAgent } from "../consent/agent-settings";
-import { addContact, removeContact, setGrant } from "../consent/contacts";
+import { addContact, removeContact, setGrant } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import type { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";

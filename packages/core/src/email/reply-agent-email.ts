@@ -2,7 +2,7 @@ import type { AgentReplyEmailRequest, AgentReplyEmailResponse } from "@switchboa
 import type { CoreDeps } from "../deps";
 import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
-import { accessForSend, runSend } from "../messaging/send-sequence";
+import { accessForSend, runSend } from "../sending/send-sequence";
 import { findAgentThread, lastEmailFrom } from "./agent-threads";
 import { toEmailMessage } from "./email-shape";
 import { insertEmail } from "./threads";

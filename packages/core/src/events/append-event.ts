@@ -2,8 +2,8 @@ import { eventIssues, type NewAgentEvent } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import { newId } from "../ids";
+import { enqueueWebhookDrains } from "../jobs/drain-jobs";
 import { metrics } from "../metrics";
-import { enqueueWebhookDrains } from "../webhooks/drain-jobs";
 import { agentOwnerTopics } from "./agent-control";
 import { notifyTopics } from "./notifier";
 

@@ -3,16 +3,16 @@ import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { blockAgent } from "../consent/agent-settings";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import { createDeps } from "../deps";
 import { CoreError } from "../errors";
 import { mintAgentToken, revokeAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
 import { createTestDeps, eventTag, taggedEvent } from "../testing";
+import { pollEvents } from "../updates/poll-events";
 import { appendEvents } from "./append-event";
 import { NOTIFY_CHANNEL, Notifier, notifyTopics, userTopic } from "./notifier";
-import { pollEvents } from "./poll-events";
 import { latestSeq, readEvents } from "./read-events";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;

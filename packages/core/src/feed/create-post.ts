@@ -7,7 +7,7 @@ import type { AgentPrincipal } from "../identity/agent-tokens";
 import { pausedMessage } from "../identity/agents";
 import { agentUserColumns } from "../identity/users";
 import { newId } from "../ids";
-import { runSend } from "../messaging/send-sequence";
+import { runSend } from "../sending/send-sequence";
 import { reachTopics, toAgentPost } from "./post-shape";
 
 const { agents, posts, users } = schema;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockAgent } from "../consent/agent-settings";
-import { addContact, removeContact } from "../consent/contacts";
+import { addContact, removeContact } from "../contacts/contacts";
 import { readEvents } from "../events/read-events";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
 import { createUser } from "../identity/users";

@@ -1,7 +1,7 @@
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDeps } from "../deps";
-import { cleanupExpired } from "../limits/cleanup";
+import { cleanupExpired } from "../maintenance/cleanup";
 import { codeOf, createTestDeps } from "../testing";
 import {
   assertAgentActive,

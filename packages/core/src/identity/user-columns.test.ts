@@ -1,6 +1,6 @@
 import { createDb } from "@switchboard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { getAgentEmailThread } from "../email/get-agent-email-thread";
 import { listAgentEmails } from "../email/list-agent-emails";

@@ -1,7 +1,7 @@
 import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import { appendEvents } from "../events/append-event";
 import { listAgentOverviews } from "../identity/agent-overviews";
 import { createAgent } from "../identity/agents";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import { CoreError } from "../errors";
 import { assertAgentActive, authenticateAgent, mintAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";

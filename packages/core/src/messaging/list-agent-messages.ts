@@ -5,7 +5,7 @@ import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { preparedQuery } from "../prepared-query";
-import { toAgentMessage } from "./compose-message";
+import { toAgentMessage } from "../sending/compose-message";
 
 const { messages, users } = schema;
 

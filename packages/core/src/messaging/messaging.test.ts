@@ -15,14 +15,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { blockAgent, setInitiation } from "../consent/agent-settings";
-import { addContact, removeContact, setGrant } from "../consent/contacts";
+import { addContact, removeContact, setGrant } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { notifyTopics, userTopic } from "../events/notifier";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
 import { getAgentUsage } from "../limits/charge-send";
-import { cleanupExpired } from "../limits/cleanup";
+import { cleanupExpired } from "../maintenance/cleanup";
 import { objectIdFromPath, postgresObjectStore } from "../objects/object-store";
 import {
   dataUrl,
@@ -752,13 +753,19 @@ describe("a person writes", () => {
       await t.deps.notifier.subscribe(`user:${person.id}`, (change) => changes.push(change)),
       await t.deps.notifier.subscribe(`user:${owner.id}`, (change) => ownerChanges.push(change)),
     ];
-    /** The changes named to the person by `action` (waits for the first wake-up). */
+    let round = 0;
+    /**
+     * The changes named to the person by `action`: everything that arrives before a marker
+     * notified after it (Postgres delivers notifications in commit order, so a late wake-up of
+     * an earlier action cannot land in this one's list).
+     */
     const named = async (action: () => Promise<unknown>) => {
-      changes.length = 0;
+      const marker = `chat:marker-${++round}` as const;
+      const start = changes.length;
       await action();
-      for (let i = 0; i < 100 && changes.length === 0; i++)
-        await new Promise((r) => setTimeout(r, 10));
-      return [...new Set(changes)];
+      await notifyTopics(t.deps.db, [userTopic(person.id, marker)]);
+      await expect.poll(() => changes.includes(marker)).toBe(true);
+      return [...new Set(changes.slice(start, changes.indexOf(marker)))];
     };
     const inChat = [`chat:${conversationId}`];
     try {

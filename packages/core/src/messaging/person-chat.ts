@@ -12,7 +12,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { findAgent } from "../identity/agents";
 import { findUser, toAgentUser } from "../identity/users";
-import { toAgentMessage } from "./compose-message";
+import { toAgentMessage } from "../sending/compose-message";
 
 const {
   agentContacts,

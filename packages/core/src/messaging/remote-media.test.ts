@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { AgentSendMessageRequest } from "@switchboard/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { createAgent } from "../identity/agents";

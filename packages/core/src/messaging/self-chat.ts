@@ -5,13 +5,13 @@ import type {
 } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { desc, eq } from "drizzle-orm";
+import { ensureSelfConversation } from "../consent/conversations";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { notifyTopics, userTopic } from "../events/notifier";
 import type { DeveloperPrincipal } from "../identity/developer-keys";
 import { newId } from "../ids";
 import { enforceRateLimit } from "../limits/rate-limit";
-import { ensureSelfConversation } from "./conversations";
 
 const { conversations, messages } = schema;
 

@@ -2,9 +2,9 @@ import type { AgentMessage, AgentSendMessageRequest } from "@switchboard/contrac
 import type { CoreDeps } from "../deps";
 import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
-import { insertMessage, toAgentMessage } from "./compose-message";
-import { materializeMessage, prepareMessage } from "./prepare-message";
-import { accessForSend, runSend } from "./send-sequence";
+import { insertMessage, toAgentMessage } from "../sending/compose-message";
+import { materializeMessage, prepareMessage } from "../sending/prepare-message";
+import { accessForSend, runSend } from "../sending/send-sequence";
 
 /**
  * `POST /messages`, through the send sequence: the media field is read and checked (400s, 503

@@ -6,11 +6,11 @@ import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics, userTopic } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
-import { enqueueTranscription } from "../voice/transcribe-voice-note";
-import { insertMessage, toAgentMessage } from "./compose-message";
+import { insertMessage, toAgentMessage } from "../sending/compose-message";
+import { prepareMessage } from "../sending/prepare-message";
 import { messageReceivedEvent } from "./message-events";
 import { findPersonChat } from "./person-chat";
-import { prepareMessage } from "./prepare-message";
+import { enqueueTranscription } from "./transcribe-voice-note";
 
 const { agentContacts } = schema;
 

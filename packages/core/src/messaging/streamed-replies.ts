@@ -6,9 +6,9 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { notifyTopics, userTopic } from "../events/notifier";
 import { newId } from "../ids";
-import { insertMessage, toAgentMessage } from "./compose-message";
-import { prepareMessage } from "./prepare-message";
-import { accessForSend, runSend } from "./send-sequence";
+import { insertMessage, toAgentMessage } from "../sending/compose-message";
+import { prepareMessage } from "../sending/prepare-message";
+import { accessForSend, runSend } from "../sending/send-sequence";
 
 const { conversationMembers, replyStreams } = schema;
 

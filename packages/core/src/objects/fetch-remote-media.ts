@@ -1,7 +1,7 @@
 import { MAX_MEDIA_BYTES } from "@switchboard/contract";
 import type { Config } from "../config";
 import { CoreError } from "../errors";
-import { pinnedRequest } from "../webhooks/pinned-request";
+import { pinnedRequest } from "../net/pinned-request";
 import type { MediaInput } from "./prepare-media";
 import { sniffImage, sniffVideo } from "./sniff-media";
 

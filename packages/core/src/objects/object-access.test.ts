@@ -2,7 +2,7 @@ import type { AgentScope } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact, setGrant } from "../consent/contacts";
+import { addContact, setGrant } from "../contacts/contacts";
 import type { CoreError } from "../errors";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";

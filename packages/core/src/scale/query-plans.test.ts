@@ -1,6 +1,6 @@
 import { createDb } from "@switchboard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { latestSeq, readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";

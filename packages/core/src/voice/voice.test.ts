@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { checkHealth } from "../health";

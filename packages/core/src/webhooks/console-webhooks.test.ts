@@ -4,7 +4,7 @@ import type { AgentScope } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact, setGrant } from "../consent/contacts";
+import { addContact, setGrant } from "../contacts/contacts";
 import { sendPersonEmail } from "../email/send-person-email";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";

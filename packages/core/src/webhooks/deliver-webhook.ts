@@ -5,12 +5,12 @@ import { and, asc, eq, lte, notInArray, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
 import { notifySelect, notifyTopics, type Topic, userTopic } from "../events/notifier";
+import { enqueueRetryDrain, enqueueWebhookDrains } from "../jobs/drain-jobs";
 import { log } from "../log";
 import { metrics } from "../metrics";
-import { enqueueRetryDrain, enqueueWebhookDrains } from "./drain-jobs";
+import { pinnedRequest } from "../net/pinned-request";
 import { explainDeliveryError } from "./explain-delivery-error";
 import { emailOwnerAboutWebhook, warnAfter } from "./owner-alerts";
-import { pinnedRequest } from "./pinned-request";
 import { signingSecrets, webhookPolicy } from "./webhook-config";
 
 const { agentContacts, agents, events, users, webhookDeliveries, webhooks } = schema;

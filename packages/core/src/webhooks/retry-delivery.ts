@@ -2,7 +2,7 @@ import { schema } from "@switchboard/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { enqueueRetryDrain } from "./drain-jobs";
+import { enqueueRetryDrain } from "../jobs/drain-jobs";
 
 const { webhookDeliveries, webhooks } = schema;
 

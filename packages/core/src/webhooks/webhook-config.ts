@@ -5,9 +5,9 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { agentOwnerTopics } from "../events/agent-control";
 import { notifyTopics } from "../events/notifier";
+import { enqueueWebhookDrains } from "../jobs/drain-jobs";
+import { checkWebhookTarget, checkWebhookUrl, type UrlPolicy } from "../net/address-policy";
 import { newSecret } from "../secrets";
-import { checkWebhookTarget, checkWebhookUrl, type UrlPolicy } from "./address-policy";
-import { enqueueWebhookDrains } from "./drain-jobs";
 import { currentSealPrefix, openSecret, sealSecret } from "./sealed-secret";
 
 const { webhooks, webhookDeliveries } = schema;

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { findPersonChat } from "../messaging/person-chat";
+import { findPersonChat } from "./person-chat";
 
 const { agents, users } = schema;
 

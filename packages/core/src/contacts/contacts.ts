@@ -7,6 +7,7 @@ import {
 import { schema, type Tx } from "@switchboard/db";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { rejectPendingProposals } from "../actions/decide-action";
+import { assertActive, checkGrant, findPerson, lockStanding } from "../consent/contact-standing";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { controlTopic } from "../events/agent-control";
@@ -14,7 +15,6 @@ import { appendEvents } from "../events/append-event";
 import { notifyTopics, userTopic } from "../events/notifier";
 import { findAgent, type OwnedAgent } from "../identity/agents";
 import { findUser, toAgentUser } from "../identity/users";
-import { assertActive, checkGrant, findPerson, lockStanding } from "./contact-standing";
 
 const { agentContacts, events, userContacts, users, webhookDeliveries } = schema;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
+import { createAgent, pauseAgent } from "../identity/agents";
+import { createUser } from "../identity/users";
 import { createTestDeps } from "../testing";
-import { createAgent, pauseAgent } from "./agents";
 import { describeChatAgent } from "./describe-chat-agent";
-import { createUser } from "./users";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {

@@ -4,10 +4,10 @@ import { eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { log } from "../log";
-import type { MessageRow } from "../messaging/compose-message";
-import { recordTranscriptionResult } from "../messaging/set-message-transcript";
 import { objectIdFromPath, objectStoreOf } from "../objects/object-store";
-import { transcribeAudio, transcriptionSetup } from "./speech-to-text";
+import type { MessageRow } from "../sending/compose-message";
+import { transcribeAudio, transcriptionSetup } from "../voice/speech-to-text";
+import { recordTranscriptionResult } from "./set-message-transcript";
 
 const { messages } = schema;
 

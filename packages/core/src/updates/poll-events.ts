@@ -1,11 +1,11 @@
 import type { AgentUpdatesQuery, AgentUpdatesResponse } from "@switchboard/contract";
 import type { CoreDeps } from "../deps";
+import { controlTopic } from "../events/agent-control";
+import { readEvents } from "../events/read-events";
 import { assertTokenStanding } from "../identity/agent-tokens";
 import { acquireLease } from "../limits/leases";
 import { metrics } from "../metrics";
 import { drainSignal } from "../shutdown";
-import { controlTopic } from "./agent-control";
-import { readEvents } from "./read-events";
 
 /**
  * `GET /updates`: events after `afterSeq`; when there are none and `wait` is above 0, parks

@@ -1,5 +1,5 @@
 import type { Executor } from "@switchboard/db";
-import { enqueueJob, enqueueJobs } from "../jobs/enqueue-job";
+import { enqueueJob, enqueueJobs } from "./enqueue-job";
 
 /** The jobs that wake `drainWebhook` (deliver-webhook.ts). */
 

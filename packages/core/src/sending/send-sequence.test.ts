@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
-import { addContact } from "../consent/contacts";
+import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { getAgentUsage } from "../limits/charge-send";
+import { listAgentMessages } from "../messaging/list-agent-messages";
+import { sendAgentMessage } from "../messaging/send-agent-message";
 import { wavBytes } from "../objects/test-media";
 import { codeOf, createTestDeps } from "../testing";
-import { listAgentMessages } from "./list-agent-messages";
-import { sendAgentMessage } from "./send-agent-message";
 import { runSend } from "./send-sequence";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
