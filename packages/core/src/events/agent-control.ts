@@ -45,7 +45,16 @@ export async function agentOwnerTopics(
 export async function agentViewerTopics(db: Executor, agentId: string): Promise<Topic[]> {
   const change: PersonChange = `agent:${agentId}`;
   const owners = await agentOwnerTopics(db, [agentId], () => change);
-  const contacts = await db
+  return [...owners, ...(await contactTopics(db, agentId, change))];
+}
+
+/** The open apps of the people who added an agent (and did not block it), told `change`. */
+export async function contactTopics(
+  db: Executor,
+  agentId: string,
+  change: PersonChange,
+): Promise<Topic[]> {
+  const rows = await db
     .select({ userId: agentContacts.userId })
     .from(agentContacts)
     .where(
@@ -55,5 +64,5 @@ export async function agentViewerTopics(db: Executor, agentId: string): Promise<
         isNull(agentContacts.blockedAt),
       ),
     );
-  return [...owners, ...contacts.map((row) => userTopic(row.userId, change))];
+  return rows.map((row) => userTopic(row.userId, change));
 }

@@ -1,7 +1,8 @@
 import type { AgentPost, AgentUser } from "@switchboard/contract";
 import { type Executor, schema } from "@switchboard/db";
 import { and, eq, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
-import { type Topic, userTopic } from "../events/notifier";
+import { contactTopics } from "../events/agent-control";
+import type { Topic } from "../events/notifier";
 import { agentUserColumns, toAgentUser } from "../identity/users";
 
 const { agentContacts, postComments, postLikes, postReposts, posts, users } = schema;
@@ -20,18 +21,8 @@ export function reachesPerson(userId: string): SQL {
 }
 
 /** The open apps of everyone an author's posts reach, to wake when its feed changes. */
-export async function reachTopics(db: Executor, authorId: string): Promise<Topic[]> {
-  const rows = await db
-    .select({ userId: agentContacts.userId })
-    .from(agentContacts)
-    .where(
-      and(
-        eq(agentContacts.agentId, authorId),
-        isNotNull(agentContacts.addedAt),
-        isNull(agentContacts.blockedAt),
-      ),
-    );
-  return rows.map((row) => userTopic(row.userId, "feed"));
+export function reachTopics(db: Executor, authorId: string): Promise<Topic[]> {
+  return contactTopics(db, authorId, "feed");
 }
 
 const counted = (table: typeof postLikes | typeof postReposts | typeof postComments) =>
