@@ -57,11 +57,15 @@ export type ReplyTarget = string | { conversationId: string } | { to: string };
 const NON_FATAL = new Set(["rate_limited", "reply_too_long"]);
 /** Upgrade refusals that reconnecting cannot fix. */
 const FATAL_STATUS = new Set([400, 401, 403, 404]);
+/** Events kept for the first `event` listener; past this the oldest make way (a stream never listened to stays bounded). */
+const MAX_EARLY_EVENTS = 1000;
 
 /**
  * The real-time stream: typed `event`s, streamed replies, typing. After a drop it reconnects
  * with `afterSeq` set to the last event seen, so no event is missed or handed out twice; a
  * 1008 close (paused agent, revoked token) or a refused upgrade (401, 403) ends it for good.
+ * Events that arrive before the first `event` listener (or `events()`) wait for it: the service
+ * replays right after hello, before the code after `await connect()` has run.
  */
 export class AgentStream {
   private ws: WebSocketLike | null = null;
@@ -72,6 +76,8 @@ export class AgentStream {
     open: new Set(),
     close: new Set(),
   };
+  /** Events received while no `event` listener was ever added; `null` once handed out. */
+  private early: AgentEvent[] | null = [];
   private readonly replies = new Map<string, ReplyWriter>();
   private readonly outbox: Outbox;
   private finished = false;
@@ -95,7 +101,7 @@ export class AgentStream {
     });
   }
 
-  /** The seq of the last event handed out: where a reconnect (or your next run) resumes. */
+  /** The seq of the last event received: where a reconnect (or your next run) resumes. */
   get seq(): number | null {
     return this.lastSeq;
   }
@@ -105,9 +111,13 @@ export class AgentStream {
     return this.finished;
   }
 
-  /** Adds a listener; answers a function that removes it. */
+  /**
+   * Adds a listener; answers a function that removes it. The first `event` listener also gets
+   * the events that arrived before it, oldest first, on the next microtask (not inside `on`).
+   */
   on<K extends keyof StreamListeners>(type: K, listener: StreamListeners[K]): () => void {
     this.listeners[type].add(listener);
+    if (type === "event" && this.early) queueMicrotask(() => this.releaseEarly());
     return () => this.listeners[type].delete(listener);
   }
 
@@ -120,6 +130,8 @@ export class AgentStream {
       queue.push(event);
       wake?.();
     });
+    // Taken now, not on the next microtask: a stream that already ended still yields them.
+    queue.push(...this.takeEarly());
     const offClose = this.on("close", ({ reconnecting }) => {
       if (reconnecting) return;
       ended = true;
@@ -273,6 +285,12 @@ export class AgentStream {
       case "event":
         if (this.lastSeq !== null && frame.event.seq <= this.lastSeq) return;
         this.lastSeq = frame.event.seq;
+        if (this.early) {
+          // Until the first listener has them, later events queue behind (order is kept).
+          this.early.push(frame.event);
+          if (this.early.length > MAX_EARLY_EVENTS) this.early.shift();
+          return;
+        }
         this.emit("event", frame.event);
         return;
       case "pong":
@@ -391,6 +409,18 @@ export class AgentStream {
     if (ws?.readyState !== 1) return false;
     ws.send(JSON.stringify(frame));
     return true;
+  }
+
+  /** The early events, to the listeners there are now (none left: they keep waiting). */
+  private releaseEarly(): void {
+    if (this.listeners.event.size === 0) return;
+    for (const event of this.takeEarly()) this.emit("event", event);
+  }
+
+  private takeEarly(): AgentEvent[] {
+    const early = this.early ?? [];
+    this.early = null;
+    return early;
   }
 
   private waitReady(): Promise<void> {

@@ -10,6 +10,7 @@ import {
   pauseAgent,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
+import { createDb } from "@switchboard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { provideDeps } from "~/server/deps";
 import { agentRoutes } from "./routes";
@@ -153,4 +154,122 @@ it("answers a paused agent's calls with agent_paused, as REST does", async () =>
     "agent_paused",
   );
   await client.close();
+});
+
+/** One POST of raw JSON-RPC messages, as an initialized MCP client sends them. */
+function mcpPost(secret: string, messages: unknown): Promise<Response> {
+  return handleMcp(
+    new Request("http://localhost/api/agent/v1/mcp", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${secret}`,
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: JSON.stringify(messages),
+    }),
+  );
+}
+const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
+
+/** The REST call of an operation, through its route as Next would call it. */
+function restCall(secret: string, operationId: string, path: string, body?: unknown) {
+  const route = agentRoutes().get(operationId);
+  if (!route) throw new Error(`no route for ${operationId}`);
+  return route(
+    new Request(`http://localhost/api${path}`, {
+      method: route.operation.method,
+      headers: {
+        authorization: `Bearer ${secret}`,
+        ...(body !== undefined && { "content-type": "application/json" }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    }),
+    { params: Promise.resolve({}) },
+  );
+}
+
+/** Requests left in the agent's minute, as its REST answers report them (this call counts). */
+async function remaining(secret: string): Promise<number> {
+  const response = await restCall(secret, "getUpdatesCursor", "/agent/v1/updates/cursor");
+  return Number(response.headers.get("ratelimit-remaining"));
+}
+
+it("costs a tool call the statements of its REST call: the POST's one lookup lets it in", async () => {
+  let statements = 0;
+  const counting = createDb(t.config.DATABASE_URL ?? "", {
+    max: 1,
+    debug: () => statements++,
+  });
+  provideDeps({ ...t.deps, db: counting.db, sql: counting.sql });
+  const secret = `agent:${token}`;
+  const send = { to: personNum, type: "text", content: "counted" };
+  const count = async (call: () => Promise<Response>) => {
+    await (await call()).text(); // once to prepare the statements on this connection
+    statements = 0;
+    const response = await call();
+    expect(response.status, await response.clone().text()).toBeLessThan(300);
+    return statements;
+  };
+  try {
+    const restMe = await count(() => restCall(secret, "getMe", "/agent/v1/me"));
+    const mcpMe = await count(() => mcpPost(secret, toolCall(1, "getMe")));
+    expect(restMe).toBe(1);
+    expect(mcpMe).toBe(restMe);
+    const restSend = await count(() => restCall(secret, "sendMessage", "/agent/v1/messages", send));
+    const mcpSend = await count(() => mcpPost(secret, toolCall(1, "sendMessage", send)));
+    expect(mcpSend).toBe(restSend);
+  } finally {
+    provideDeps(t.deps);
+    await counting.close();
+  }
+});
+
+it("counts each tool call as one request, and each POST without one as one", async () => {
+  const secret = `agent:${token}`;
+  /** Requests one POST used up (the reading REST call after it counts itself). */
+  const spentBy = async (messages: unknown) => {
+    const before = await remaining(secret);
+    expect((await mcpPost(secret, messages)).status).toBeLessThan(300);
+    return before - (await remaining(secret)) - 1;
+  };
+  expect(await spentBy(toolCall(1, "getMe"))).toBe(1);
+  // Without afterSeq the cursor read is part of the call, not a request of its own.
+  expect(await spentBy(toolCall(2, "pollUpdates", { wait: 0 }))).toBe(1);
+  // A batch: the POST's own request covers its first call, the second counts one more.
+  expect(await spentBy([toolCall(3, "getMe"), toolCall(4, "listConversations")])).toBe(2);
+  expect(await spentBy({ jsonrpc: "2.0", id: 5, method: "tools/list" })).toBe(1);
+});
+
+it("answers the request limit as a tool error, and still lists the tools", async () => {
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Busy" });
+  const secret = `agent:${(await mintAgentToken(t.deps, agent.id)).token}`;
+  provideDeps({ ...t.deps, config: { ...t.config, LIMIT_REQUESTS_PER_MIN: 2 } });
+  try {
+    for (const id of [1, 2]) {
+      const answer = await (await mcpPost(secret, toolCall(id, "getMe"))).json();
+      expect(answer.result.isError, JSON.stringify(answer)).toBeFalsy();
+    }
+    const limited = await mcpPost(secret, [
+      toolCall(3, "getMe"),
+      { jsonrpc: "2.0", id: 4, method: "tools/list" },
+    ]);
+    expect(limited.status).toBe(200);
+    const [call, list] = (await limited.json()) as {
+      id: number;
+      result: { isError?: boolean; content?: { text: string }[]; tools?: unknown[] };
+    }[];
+    expect(call?.result.isError).toBe(true);
+    expect(JSON.parse(call?.result.content?.[0]?.text ?? "").error.code).toBe("rate_limited");
+    expect(list?.result.tools?.length).toBe(mcpOperations.length);
+  } finally {
+    provideDeps(t.deps);
+  }
 });

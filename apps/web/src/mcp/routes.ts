@@ -1,4 +1,5 @@
 import "server-only";
+import type { authorizeAgentRequest } from "@switchboard/core";
 import type { BoundRoute } from "~/server/api-route";
 import * as r0 from "../../app/api/agent/v1/actions/[actionId]/route";
 import * as r1 from "../../app/api/agent/v1/actions/route";
@@ -57,16 +58,20 @@ const modules: Record<string, unknown>[] = [
   r23,
 ];
 
-let byOperation: Map<string, BoundRoute> | undefined;
+/** What an Agent API call is let in with: its principal, request limit state and profile. */
+export type AgentAdmission = Awaited<ReturnType<typeof authorizeAgentRequest>>;
+export type AgentRoute = BoundRoute<AgentAdmission>;
+
+let byOperation: Map<string, AgentRoute> | undefined;
 
 /** The bound route of each Agent API operation, by `operationId`. */
-export function agentRoutes(): Map<string, BoundRoute> {
+export function agentRoutes(): Map<string, AgentRoute> {
   if (byOperation) return byOperation;
   byOperation = new Map();
   for (const module of modules)
     for (const handler of Object.values(module))
       if (typeof handler === "function" && "operation" in handler) {
-        const route = handler as BoundRoute;
+        const route = handler as AgentRoute;
         if (route.operation.surface === "agent")
           byOperation.set(route.operation.operationId, route);
       }

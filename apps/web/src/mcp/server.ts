@@ -6,24 +6,61 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { type ApiError, mcpTools, ops, toolArguments } from "@switchboard/contract";
-import { authenticateAgent, CoreError, parseAuthorization } from "@switchboard/core";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
+import {
+  type ApiError,
+  type ArgumentPlace,
+  mcpTools,
+  ops,
+  toolArguments,
+} from "@switchboard/contract";
+import { authorizeAgentRequest, CoreError, parseAuthorization } from "@switchboard/core";
+import type { Admit } from "~/server/api-route";
+import { clientFamily } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import { MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
 import { errorResponse, toErrorResponse } from "~/server/responses";
-import { agentRoutes } from "./routes";
+import { type AgentAdmission, type AgentRoute, agentRoutes } from "./routes";
 
 /**
  * The Agent API as an MCP server (Streamable HTTP, stateless: every request authenticates). Each
- * tool call runs the REST route's own bound handler on an in-process `Request` carrying the
- * caller's credential, so auth, pause, limits, charges, validation and the answer are the REST
- * call's, and the answer becomes the tool result.
+ * tool call runs the REST route's own bound handler on an in-process `Request`, let in by the
+ * POST's own authentication (one counted request, as a REST call is), so pause, limits, charges,
+ * validation and the answer are the REST call's, and the answer becomes the tool result.
  */
 
 /** JSON-RPC messages in one POST: a batch is a handful of calls, not a way around the limits. */
 const MAX_BATCH = 16;
 
 type ToolArgs = Record<string, unknown>;
+
+/** Refusals a tool call answers itself; the POST goes on (the agent can still list tools). */
+const PER_CALL_REFUSALS = new Set(["agent_paused", "rate_limited"]);
+
+/** A tool, built once per process: its REST route and where each of its arguments goes. */
+interface Tool {
+  route: AgentRoute;
+  places: Map<string, ArgumentPlace>;
+}
+
+let toolsByName: Map<string, Tool> | undefined;
+function toolNamed(name: string): Tool | undefined {
+  toolsByName ??= new Map(
+    [...agentRoutes()].map(([id, route]) => [
+      id,
+      { route, places: toolArguments(route.operation) },
+    ]),
+  );
+  return toolsByName.get(name);
+}
+
+/**
+ * The server's per-process parts. The transport is stateless, so each POST needs its own
+ * `Server` (one is bound to one transport); what does not depend on the POST is made once.
+ */
+const serverInfo = { name: "switchboard", title: "Switchboard Agent API", version: "0.2.0" };
+let serverOptions: ConstructorParameters<typeof Server>[1] | undefined;
+let toolList: { tools: ReturnType<typeof mcpTools> } | undefined;
 
 /** A refusal found before the route runs (an unknown tool, misplaced arguments). */
 function refusal(code: "validation_error" | "not_found", message: string, path = ""): ApiError {
@@ -52,27 +89,32 @@ async function toolResult(response: Response): Promise<CallToolResult> {
       ],
     };
   }
-  const body = (await response.json()) as Record<string, unknown>;
+  const text = await response.text();
+  const body = JSON.parse(text) as Record<string, unknown>;
   if (!response.ok) return toolError(body);
-  return { structuredContent: body, content: [{ type: "text", text: JSON.stringify(body) }] };
+  return { structuredContent: body, content: [{ type: "text", text }] };
 }
 
-/** Runs one tool: the operation's REST route, on the caller's own credential. */
-async function callTool(
-  outer: Request,
-  name: string,
-  args: ToolArgs,
-  signal: AbortSignal,
-): Promise<CallToolResult> {
-  const route = agentRoutes().get(name);
-  if (!route) return toolError(refusal("not_found", `No such tool: ${name}`));
-  const op = route.operation;
-  const places = toolArguments(op);
+/** One POST: the caller's request, and how each of its tool calls is let in. */
+interface Post {
+  request: Request;
+  /**
+   * The next tool call's admission. The first rides on the POST's own authentication (one
+   * counted request); further calls of a batch authenticate and count one request each.
+   */
+  admit(): Admit<AgentAdmission>;
+}
+
+/** Runs one tool: the operation's REST route, let in as the POST was. */
+async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallToolResult> {
+  const tool = toolNamed(name);
+  if (!tool) return toolError(refusal("not_found", `No such tool: ${name}`));
+  const op = tool.route.operation;
   const params: Record<string, string> = {};
   const query = new URLSearchParams();
   const body: ToolArgs = {};
   for (const [key, value] of Object.entries(args)) {
-    const place = places.get(key);
+    const place = tool.places.get(key);
     if (!place)
       return toolError(refusal("validation_error", `${name} takes no argument ${key}`, key));
     if (value === undefined) continue;
@@ -87,16 +129,16 @@ async function callTool(
         typeof value === "object" && value !== null ? JSON.stringify(value) : String(value),
       );
   }
-  for (const [key, place] of places)
+  for (const [key, place] of tool.places)
     if (place === "path" && params[key] === undefined)
       return toolError(refusal("validation_error", `${key} is required`, key));
-  const authorization = outer.headers.get("authorization") ?? "";
+  // One admission for the whole call: the cursor read below is part of this call, not another.
+  const admit = post.admit();
   if (op.operationId === ops.pollUpdates.operationId && !query.has("afterSeq")) {
     // The agent's cursor is the server's: without afterSeq, only events from now on.
-    const cursor = await runRoute(outer, agentRoutes().get(ops.getUpdatesCursor.operationId), {
-      authorization,
-      signal,
-    });
+    const cursorRoute = toolNamed(ops.getUpdatesCursor.operationId)?.route;
+    if (!cursorRoute) throw new Error("getUpdatesCursor has no route");
+    const cursor = await runRoute(post.request, cursorRoute, admit, {});
     if (!cursor.ok) return toolResult(cursor);
     query.set("afterSeq", String(((await cursor.json()) as { seq: number }).seq));
   }
@@ -104,9 +146,7 @@ async function callTool(
     encodeURIComponent(params[key] ?? ""),
   );
   const withBody = op.body !== undefined && (Object.keys(body).length > 0 || !op.optionalBody);
-  const response = await runRoute(outer, route, {
-    authorization,
-    signal,
+  const response = await runRoute(post.request, tool.route, admit, {
     path: `${path}${query.size ? `?${query}` : ""}`,
     params,
     ...(withBody && { body: JSON.stringify(body) }),
@@ -114,21 +154,17 @@ async function callTool(
   return toolResult(response);
 }
 
-async function runRoute(
+/** The route's own pipeline on an in-process request; no HTTP to ourselves. */
+function runRoute(
   outer: Request,
-  route: ReturnType<ReturnType<typeof agentRoutes>["get"]>,
-  call: {
-    authorization: string;
-    signal: AbortSignal;
-    path?: string;
-    params?: Record<string, string>;
-    body?: string;
-  },
+  route: AgentRoute,
+  admit: Admit<AgentAdmission>,
+  call: { path?: string; params?: Record<string, string>; body?: string },
 ): Promise<Response> {
-  if (!route) throw new Error("an Agent API operation without a route");
   const op = route.operation;
   const url = new URL(`/api${call.path ?? op.path}`, outer.url);
-  const headers = new Headers({ authorization: call.authorization });
+  const headers = new Headers();
+  // What the request log and the client network read; the credential was checked already.
   for (const name of ["x-forwarded-for", "x-real-ip", "user-agent"]) {
     const value = outer.headers.get(name);
     if (value) headers.set(name, value);
@@ -137,26 +173,73 @@ async function runRoute(
   const request = new Request(url, {
     method: op.method,
     headers,
-    signal: call.signal,
+    // The caller's own: a long-poll ends when the MCP client goes away, as a REST one does.
+    signal: outer.signal,
     ...(call.body !== undefined && { body: call.body }),
   });
-  return route(request, { params: Promise.resolve(call.params ?? {}) });
+  return route.admitted(request, { params: Promise.resolve(call.params ?? {}) }, admit);
 }
 
-function mcpServer(outer: Request): Server {
-  const server = new Server(
-    { name: "switchboard", title: "Switchboard Agent API", version: "0.2.0" },
-    {
-      capabilities: { tools: {} },
-      instructions:
-        "You are a Switchboard agent: people add you as a contact and grant scopes. Consequential actions go through proposeAction; the person approves or rejects the card, and pollUpdates tells you (action.approved / action.rejected).",
-    },
-  );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools() }));
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(outer, request.params.name, request.params.arguments ?? {}, extra.signal),
+function mcpServer(post: Post): Server {
+  serverOptions ??= {
+    capabilities: { tools: {} },
+    instructions:
+      "You are a Switchboard agent: people add you as a contact and grant scopes. Consequential actions go through proposeAction; the person approves or rejects the card, and pollUpdates tells you (action.approved / action.rejected).",
+    // The server never validates against a client's schema (no elicitation), but would build an
+    // Ajv instance for every Server: one for the process.
+    jsonSchemaValidator: new AjvJsonSchemaValidator(),
+  };
+  toolList ??= { tools: mcpTools() };
+  const listed = toolList;
+  const server = new Server(serverInfo, serverOptions);
+  server.setRequestHandler(ListToolsRequestSchema, () => listed);
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(post, request.params.name, request.params.arguments ?? {}),
   );
   return server;
+}
+
+/**
+ * Lets the POST in the way every Agent API call is let in, counting it as one request: a bad,
+ * revoked or expired token, or an unavailable owner, refuses the POST (401 before any MCP message
+ * is read). A paused or rate-limited agent still gets its answers to initialize and tools/list;
+ * each of its tool calls answers that refusal, as each REST call would.
+ */
+async function admitPost(request: Request): Promise<Post> {
+  const credential = parseAuthorization(request.headers.get("authorization"));
+  if (credential.kind !== "agent")
+    throw new CoreError(
+      "unauthorized",
+      "The MCP endpoint takes the Agent API's credential: Authorization: Bearer agent:<token>",
+    );
+  const deps = getDeps();
+  const client = { family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS) };
+  const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
+  let first: Admit<AgentAdmission>;
+  try {
+    const admission = await authorize();
+    first = async () => admission;
+  } catch (error) {
+    if (!(error instanceof CoreError && PER_CALL_REFUSALS.has(error.code))) throw error;
+    first = async () => {
+      throw error;
+    };
+  }
+  let firstTaken = false;
+  return {
+    request,
+    admit() {
+      if (!firstTaken) {
+        firstTaken = true;
+        return first;
+      }
+      let further: Promise<AgentAdmission> | undefined;
+      return () => {
+        further ??= authorize();
+        return further;
+      };
+    },
+  };
 }
 
 /**
@@ -166,14 +249,7 @@ function mcpServer(outer: Request): Server {
 export async function handleMcp(request: Request): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
-    const credential = parseAuthorization(request.headers.get("authorization"));
-    if (credential.kind !== "agent")
-      throw new CoreError(
-        "unauthorized",
-        "The MCP endpoint takes the Agent API's credential: Authorization: Bearer agent:<token>",
-      );
-    // Who is calling, without counting a request: each tool call is counted as its REST call.
-    await authenticateAgent(getDeps(), credential.secret);
+    const post = await admitPost(request);
     const text = await readBodyText(request, MAX_BODY_BYTES);
     let parsed: unknown;
     try {
@@ -192,12 +268,11 @@ export async function handleMcp(request: Request): Promise<Response> {
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });
-    const server = mcpServer(request);
-    await server.connect(transport);
-    const response = await transport.handleRequest(request, { parsedBody: parsed });
-    // The answer is complete (JSON, not a stream): nothing is left to serve.
-    void server.close();
-    return response;
+    await mcpServer(post).connect(transport);
+    // The answer is complete JSON, not a stream. Nothing is closed after it: the server and its
+    // transport hold no timer or stream, and closing would abort the finished handlers' signals
+    // (building an error and a DOMException per POST) only to be collected anyway.
+    return await transport.handleRequest(request, { parsedBody: parsed });
   } catch (error) {
     return toErrorResponse(error, requestId);
   }

@@ -79,6 +79,18 @@ const devSurface: Surface<DeveloperPrincipal> = {
 };
 
 /**
+ * How a call is let in (authenticate → account state → request limit), when its caller already
+ * did that for it: the MCP endpoint authenticates its POST once and hands the result to the tool
+ * call, so the call does not look its token up a second time.
+ */
+export type Admit<P> = () => Promise<P>;
+
+/** The pipeline of one route: as Next calls it, and for a caller that already let it in. */
+type PipelineHandler<P> = NextHandler & {
+  admitted(request: Request, context: RouteContext, admit: Admit<P>): Promise<Response>;
+};
+
+/**
  * The request pipeline every API route shares: authenticate → account state → validate input →
  * core (the handler) → serialize, with every failure answered in the error envelope.
  */
@@ -86,8 +98,8 @@ function apiRoute<P>(surface: Surface<P>) {
   return <B extends z.ZodType | undefined = undefined, Q extends z.ZodType | undefined = undefined>(
     options: RouteOptions<B, Q>,
     handler: (args: HandlerArgs<P, Input<B>, Input<Q>>) => Promise<Response>,
-  ): NextHandler =>
-    (request, context) => {
+  ): PipelineHandler<P> => {
+    const run = (request: Request, context: RouteContext, admit?: Admit<P>) => {
       const requestId = randomUUID();
       return withLogContext({ requestId }, async () => {
         const started = performance.now();
@@ -96,9 +108,11 @@ function apiRoute<P>(surface: Surface<P>) {
         let response: Response;
         try {
           const deps = getDeps();
-          const principal = await surface.authenticate(deps, credentialSecret(surface, request), {
-            family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS),
-          });
+          const principal = admit
+            ? await admit()
+            : await surface.authenticate(deps, credentialSecret(surface, request), {
+                family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS),
+              });
           principalId = surface.idOf(principal);
           rate = (principal as { rate?: RateState }).rate;
           const rawQuery = storableQuery(new URL(request.url));
@@ -145,6 +159,10 @@ function apiRoute<P>(surface: Surface<P>) {
         return finish(response, requestId, rate);
       });
     };
+    return Object.assign((request: Request, context: RouteContext) => run(request, context), {
+      admitted: run,
+    });
+  };
 }
 
 /** Every answer carries its request id and, once the caller is known, its rate-limit state. */
@@ -160,7 +178,7 @@ function finish(response: Response, requestId: string, rate: RateState | undefin
 }
 
 /** A route handler bound to its registry entry; `routes()` files it under the entry's method. */
-export type BoundRoute = NextHandler & { operation: Operation };
+export type BoundRoute<P = unknown> = PipelineHandler<P> & { operation: Operation };
 
 interface OperationArgs<P, O extends OperationDef> {
   principal: P;
@@ -182,7 +200,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
   function bound<O extends Operation>(
     op: O,
     handler: (args: OperationArgs<P, O>) => Promise<OperationResult<O>>,
-  ): BoundRoute;
+  ): BoundRoute<P>;
   function bound<
     B extends z.ZodType | undefined = undefined,
     Q extends z.ZodType | undefined = undefined,
