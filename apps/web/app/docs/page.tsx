@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Icon } from "~/components/icon";
 import "./docs.css";
 
 export const metadata = { title: "API reference · Switchboard" };
@@ -30,18 +31,24 @@ export default async function DocsPage({
           Switchboard
         </Link>
         <span className="docs-title">{shown.name} reference</span>
-        <a href={other.href} className="docs-raw" data-testid="docs-other-api">
-          {other.name}
-        </a>
-        <a href="/docs/quickstart" className="docs-raw" data-testid="docs-quickstart">
-          quickstart
-        </a>
-        <a href="/docs/mcp" className="docs-raw" data-testid="docs-mcp">
-          mcp
-        </a>
-        <a href={shown.spec} className="docs-raw">
-          openapi.json
-        </a>
+        <nav className="docs-nav" aria-label="Other documents">
+          <a href={other.href} className="docs-raw" data-testid="docs-other-api">
+            {other.name}
+          </a>
+          <a href="/docs/quickstart" className="docs-raw" data-testid="docs-quickstart">
+            quickstart
+          </a>
+          <a href="/docs/mcp" className="docs-raw" data-testid="docs-mcp">
+            mcp
+          </a>
+          <a href={shown.spec} className="docs-raw">
+            openapi.json
+          </a>
+        </nav>
+        <Link href="/" className="docs-console" data-testid="docs-console">
+          <Icon name="back" />
+          Back to the console
+        </Link>
       </header>
       <main id="api-reference" data-spec-url={shown.spec} data-testid="api-reference">
         <noscript>

@@ -1,7 +1,9 @@
 "use client";
 
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useId, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import styles from "./confirm-dialog.module.css";
+import { Modal } from "./modal";
 
 /**
  * A button that asks before it acts, in the console's own modal dialog (a native `<dialog>`:
@@ -32,11 +34,9 @@ export function ConfirmButton({
   ariaLabel?: string;
 }) {
   const [open, setOpen] = useState(false);
-  const trigger = useRef<HTMLButtonElement>(null);
   return (
     <>
       <button
-        ref={trigger}
         type="button"
         className={className}
         disabled={disabled}
@@ -55,8 +55,8 @@ export function ConfirmButton({
           danger={className?.includes("danger") ?? false}
           testId={testId ? `${testId}-confirm` : "confirm"}
           onClose={(confirmed) => {
-            setOpen(false);
-            trigger.current?.focus();
+            // Close first (focus back on the button), then act: acting may disable the button.
+            flushSync(() => setOpen(false));
             if (confirmed) onConfirm();
           }}
         />
@@ -64,9 +64,6 @@ export function ConfirmButton({
     </>
   );
 }
-
-const focusable =
-  'button:not([disabled]), [href], input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 function ConfirmDialog({
   title,
@@ -83,50 +80,16 @@ function ConfirmDialog({
   testId: string;
   onClose: (confirmed: boolean) => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const cancel = useRef<HTMLButtonElement>(null);
   const id = useId();
-  // Close the modal before the caller moves focus: while it is open the page behind is inert.
-  const finish = (confirmed: boolean) => {
-    dialog.current?.close();
-    onClose(confirmed);
-  };
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (!element.open) element.showModal();
-    cancel.current?.focus();
-    return () => {
-      if (element.open) element.close();
-    };
-  }, []);
-
   return (
-    <dialog
-      ref={dialog}
+    <Modal
       className={styles.dialog}
-      aria-labelledby={`${id}-title`}
-      aria-describedby={`${id}-body`}
-      data-testid={testId}
-      // Escape: the browser's cancel; close our way so focus returns to the trigger.
-      onCancel={(event) => {
-        event.preventDefault();
-        finish(false);
-      }}
-      onKeyDown={(event) => {
-        if (event.key !== "Tab") return;
-        const items = [...(dialog.current?.querySelectorAll<HTMLElement>(focusable) ?? [])];
-        const first = items[0];
-        const last = items[items.length - 1];
-        if (!first || !last) return;
-        if (event.shiftKey && document.activeElement === first) {
-          event.preventDefault();
-          last.focus();
-        } else if (!event.shiftKey && document.activeElement === last) {
-          event.preventDefault();
-          first.focus();
-        }
-      }}
+      labelledBy={`${id}-title`}
+      describedBy={`${id}-body`}
+      testId={testId}
+      initialFocus={cancel}
+      onClose={() => onClose(false)}
     >
       <h2 id={`${id}-title`} className={styles.title}>
         {title}
@@ -139,7 +102,7 @@ function ConfirmDialog({
           ref={cancel}
           type="button"
           className="secondary"
-          onClick={() => finish(false)}
+          onClick={() => onClose(false)}
           data-testid={`${testId}-cancel`}
         >
           Cancel
@@ -147,12 +110,12 @@ function ConfirmDialog({
         <button
           type="button"
           className={danger ? "danger" : undefined}
-          onClick={() => finish(true)}
+          onClick={() => onClose(true)}
           data-testid={`${testId}-ok`}
         >
           {confirmLabel}
         </button>
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -13,6 +13,8 @@ const paths = {
   back: "M15 18l-6-6 6-6",
   settings: "M4 7h10M18 7h2M4 17h4M12 17h8M14 5v4M8 15v4",
   close: "M6 6l12 12M18 6L6 18",
+  mic: "M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3M8 21h8",
+  send: "M21 3L10 14M21 3l-7 18-4-7-7-4z",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -10,7 +10,7 @@ import {
 } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { formatRelative, formatWhen } from "~/components/format";
 import {
@@ -24,6 +24,7 @@ import {
 } from "~/components/proposal-words";
 import { editableFields, SkillForm } from "~/components/skill-form";
 import { useTRPC } from "~/trpc/client";
+import styles from "./approval-card.module.css";
 
 /**
  * An agent's proposal as the person decides it, in words: what kind of thing it does, one
@@ -49,17 +50,32 @@ export function ApprovalCard({
   const error = shownError(decide.error);
   const pending = action.state === "pending" && Date.parse(action.expiresAt) > Date.now();
   const payload = action.editedPayload ?? action.payload;
-  const approve = (editedPayload?: unknown) =>
+  const anchor = useLinkedCard(message.id);
+  const focus = useCardFocus(anchor, action, decide.isError);
+  const approve = (editedPayload?: unknown) => {
+    focus.afterDecision();
     decide.mutate({
       chat: action.conversationId,
       actionId: action.id,
       approve: true,
       editedPayload,
     });
+  };
+  const reject = () => {
+    focus.afterDecision();
+    decide.mutate({ chat: action.conversationId, actionId: action.id, approve: false });
+  };
+  const startEditing = () => {
+    focus.next("form");
+    setEditing(true);
+  };
+  const stopEditing = () => {
+    focus.next("edit");
+    setEditing(false);
+  };
   const canEdit = action.skill ? editableFields(action.skill).length > 0 : true;
   const words = action.skill ? skillWords(action.skill, payload, target) : null;
   const headingId = `card-${action.id}-title`;
-  const anchor = useLinkedCard(message.id);
 
   return (
     <li
@@ -112,7 +128,7 @@ export function ApprovalCard({
           onSubmit={approve}
           testId="card-edit-form"
         >
-          <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          <button type="button" className="secondary" onClick={stopEditing}>
             Cancel
           </button>
         </SkillForm>
@@ -123,7 +139,7 @@ export function ApprovalCard({
           pending={decide.isPending}
           serverError={error?.message}
           onSubmit={approve}
-          onCancel={() => setEditing(false)}
+          onCancel={stopEditing}
         />
       )}
       {pending && !editing && (
@@ -142,7 +158,7 @@ export function ApprovalCard({
               type="button"
               className="secondary"
               disabled={decide.isPending}
-              onClick={() => setEditing(true)}
+              onClick={startEditing}
               aria-describedby={headingId}
               data-testid="card-edit"
             >
@@ -153,9 +169,7 @@ export function ApprovalCard({
             type="button"
             className="danger"
             disabled={decide.isPending}
-            onClick={() =>
-              decide.mutate({ chat: action.conversationId, actionId: action.id, approve: false })
-            }
+            onClick={reject}
             aria-describedby={headingId}
             data-testid="card-reject"
           >
@@ -168,8 +182,10 @@ export function ApprovalCard({
           {error.message}
         </p>
       )}
-      <CardTime action={action} decision={message.decision} />
-      <Execution action={action} />
+      <div className={styles.outcome} tabIndex={-1} data-testid="card-outcome">
+        <CardTime action={action} decision={message.decision} />
+        <Execution action={action} />
+      </div>
     </li>
   );
 }
@@ -186,6 +202,48 @@ function useLinkedCard(messageId: string) {
     anchor.current.focus({ preventScroll: true });
   }, [messageId]);
   return anchor;
+}
+
+type FocusTarget = "form" | "edit" | "outcome";
+
+/**
+ * Where focus goes once the card has re-rendered, so it never falls to the page: into the edit
+ * form when it opens, back to Edit when it closes, and after a decision made here to its
+ * outcome (the link to what ran, else the line saying what happened). While the decision is on
+ * its way the card itself holds focus, as its buttons go. A decision that fails leaves focus on
+ * the card with the error; a person who moved on meanwhile keeps their focus.
+ */
+function useCardFocus(card: RefObject<HTMLLIElement | null>, action: AgentAction, failed: boolean) {
+  const [target, setTarget] = useState<FocusTarget | null>(null);
+  const decided = action.state !== "pending";
+  useEffect(() => {
+    const element = card.current;
+    if (!target || !element) return;
+    if (target === "outcome" && !decided && !failed) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && !element.contains(active)) {
+      setTarget(null);
+      return;
+    }
+    const into = (selector: string) => element.querySelector<HTMLElement>(selector);
+    const next =
+      target === "form"
+        ? into("form input, form textarea, form select, textarea")
+        : target === "edit"
+          ? into("[data-testid='card-edit']")
+          : failed
+            ? element
+            : (into("[data-testid='card-record-link']") ?? into("[data-testid='card-outcome']"));
+    next?.focus();
+    setTarget(null);
+  }, [card, target, decided, failed]);
+  return {
+    next: setTarget,
+    afterDecision: () => {
+      card.current?.focus({ preventScroll: true });
+      setTarget("outcome");
+    },
+  };
 }
 
 /**

@@ -41,10 +41,13 @@ export function ChatSettings({
   const [failure, setFailure] = useState<unknown>(null);
   const panel = useRef<HTMLElement>(null);
   useEffect(() => panel.current?.focus(), []);
-  // Escape closes the panel wherever focus is (a box being saved lets go of focus).
+  // Escape closes the panel wherever focus is (a box being saved lets go of focus), unless it
+  // is closing a dialog or menu of its own.
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (event.target instanceof Element && event.target.closest("dialog, [role='menu']")) return;
+      onClose();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

@@ -3,7 +3,7 @@
 import type { PersonChatMessage, PersonConversation, PersonOpenReply } from "@switchboard/contract";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { Fragment, useEffect, useRef, useState } from "react";
+import { Fragment, type RefObject, useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
@@ -34,6 +34,12 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     ),
   );
   const [showSettings, setShowSettings] = useState(false);
+  // Closing the settings gives focus back to the button that opened them.
+  const settingsToggle = useRef<HTMLButtonElement>(null);
+  const closeSettings = () => {
+    setShowSettings(false);
+    settingsToggle.current?.focus();
+  };
 
   if (page.isPending) return <Skeleton lines={5} label="the chat" />;
   if (page.error)
@@ -61,6 +67,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         <ChatHeader
           conversation={conversation}
           settingsOpen={showSettings}
+          settingsToggle={settingsToggle}
           onToggleSettings={() => setShowSettings((shown) => !shown)}
         />
         <MessageList
@@ -76,9 +83,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
         />
         <Composer conversation={conversation} />
       </section>
-      {showSettings && (
-        <ChatSettings conversation={conversation} onClose={() => setShowSettings(false)} />
-      )}
+      {showSettings && <ChatSettings conversation={conversation} onClose={closeSettings} />}
     </div>
   );
 }
@@ -97,10 +102,12 @@ function BackToChats() {
 function ChatHeader({
   conversation,
   settingsOpen,
+  settingsToggle,
   onToggleSettings,
 }: {
   conversation: PersonConversation;
   settingsOpen: boolean;
+  settingsToggle: RefObject<HTMLButtonElement | null>;
   onToggleSettings: () => void;
 }) {
   const trpc = useTRPC();
@@ -131,6 +138,7 @@ function ChatHeader({
         </p>
       </div>
       <button
+        ref={settingsToggle}
         type="button"
         className="secondary small settings-toggle"
         aria-expanded={settingsOpen}

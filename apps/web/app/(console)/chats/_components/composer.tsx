@@ -6,8 +6,10 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
+import { Icon } from "~/components/icon";
 import { useConnection, useOnline } from "~/components/live-updates";
 import { useTRPC } from "~/trpc/client";
+import styles from "./composer.module.css";
 
 /** Typing is announced at most this often while the person keeps typing. */
 const TYPING_EVERY_MS = 3000;
@@ -95,7 +97,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
 
   return (
     <form
-      className="composer"
+      className={styles.composer}
       aria-describedby={queued.length > 0 ? "composer-queued" : undefined}
       onSubmit={(event) => {
         event.preventDefault();
@@ -103,9 +105,13 @@ export function Composer({ conversation }: { conversation: PersonConversation })
       }}
     >
       {queued.length > 0 && (
-        <ol className="queued" id="composer-queued" data-testid="composer-queued">
+        <ol className={styles.queued} id="composer-queued" data-testid="composer-queued">
           {queued.map((item) => (
-            <li key={item.key} className="bubble mine queued-message" data-testid="queued-message">
+            <li
+              key={item.key}
+              className={`bubble mine ${styles.queuedMessage}`}
+              data-testid="queued-message"
+            >
               <span className="bubble-text">{item.content}</span>
               <span className="bubble-meta">
                 {online ? "Sending…" : "Queued · goes out when you're back online"}
@@ -114,36 +120,39 @@ export function Composer({ conversation }: { conversation: PersonConversation })
           ))}
         </ol>
       )}
-      <label className="visually-hidden" htmlFor="composer-text">
-        Message
-      </label>
-      <textarea
-        id="composer-text"
-        rows={1}
-        placeholder="Write a message"
-        value={text}
-        onChange={(event) => {
-          setText(event.target.value);
-          if (Date.now() - lastTyping.current > TYPING_EVERY_MS) {
-            lastTyping.current = Date.now();
-            typing.mutate({ chat, typing: true });
-          }
-        }}
-        onKeyDown={(event) => {
-          if (event.key === "Enter" && !event.shiftKey) {
-            event.preventDefault();
-            sendText();
-          }
-        }}
-        data-testid="composer-text"
-      />
-      <div className="composer-actions">
-        <label className="secondary small file-button" title="Send an audio file as a voice note">
-          Voice note
+      <div className={styles.row}>
+        <label className="visually-hidden" htmlFor="composer-text">
+          Message
+        </label>
+        <textarea
+          id="composer-text"
+          className={styles.text}
+          rows={1}
+          placeholder="Write a message"
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (Date.now() - lastTyping.current > TYPING_EVERY_MS) {
+              lastTyping.current = Date.now();
+              typing.mutate({ chat, typing: true });
+            }
+          }}
+          onKeyDown={(event) => {
+            if (event.key === "Enter" && !event.shiftKey) {
+              event.preventDefault();
+              sendText();
+            }
+          }}
+          data-testid="composer-text"
+        />
+        <label className={styles.fileButton} title="Send an audio file as a voice note">
+          <Icon name="mic" />
+          <span className={styles.word}>Voice note</span>
           <input
             type="file"
             accept="audio/*"
             className="visually-hidden"
+            aria-label="Voice note"
             onChange={(event) => {
               const file = event.target.files?.[0];
               if (file) sendVoice(file);
@@ -152,8 +161,15 @@ export function Composer({ conversation }: { conversation: PersonConversation })
             data-testid="composer-voice"
           />
         </label>
-        <button type="submit" disabled={send.isPending || !text.trim()} data-testid="composer-send">
-          Send
+        <button
+          type="submit"
+          className={styles.send}
+          aria-label="Send"
+          disabled={send.isPending || !text.trim()}
+          data-testid="composer-send"
+        >
+          <Icon name="send" />
+          <span className={styles.word}>Send</span>
         </button>
       </div>
       <FormError message={error?.message} testId="composer-error" />

@@ -7,6 +7,7 @@ import { Markdown } from "~/components/markdown";
 import { RelativeTime } from "~/components/time";
 import styles from "./chat.module.css";
 import { ReactionMenu, type ReactionSummary } from "./reaction-menu";
+import { ZoomableImage } from "./zoomable-image";
 
 /** Where the console can load a message's media: stored objects through the session route. */
 function mediaSrc(message: PersonChatMessage, data: string | undefined): string | undefined {
@@ -16,7 +17,7 @@ function mediaSrc(message: PersonChatMessage, data: string | undefined): string 
 
 /**
  * One message of a chat: its body by type (agent text as safe markdown, voice notes play with
- * their words once, images show, places link to a map), reactions shown under it with one menu
+ * their words once, images open larger, places link to a map), reactions shown under it with one menu
  * to add or take back one's own, and on the person's own messages whether the agent read them.
  * `continued` marks a message that follows one from the same sender, as chat apps group them.
  */
@@ -86,9 +87,10 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
   const caption = message.content ? text(message.content) : null;
   switch (message.type) {
     case "voice": {
-      // A spoken (TTS) note's words are both its caption and its transcript: show them once.
+      // A spoken (TTS) note's words are both its caption and its transcript: show them once,
+      // also when the caption is the same words with markdown around them.
       const transcript = message.transcript?.trim();
-      const sameWords = transcript && transcript === message.content.trim();
+      const sameWords = transcript && plainWords(transcript) === plainWords(message.content);
       return (
         <>
           <audio
@@ -110,6 +112,16 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
       );
     }
     case "image":
+      return (
+        <>
+          <ZoomableImage
+            src={mediaSrc(message, message.image?.data)}
+            alt={message.content || "Image from the chat"}
+            caption={message.content || undefined}
+          />
+          {caption}
+        </>
+      );
     case "sticker":
       return (
         <>
@@ -117,7 +129,7 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
           <img
             className="bubble-image"
             src={mediaSrc(message, message.image?.data)}
-            alt={message.content || `${message.type} from the chat`}
+            alt={message.content || "Sticker from the chat"}
           />
           {caption}
         </>
@@ -177,3 +189,10 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
       return caption;
   }
 }
+
+/** A text's words without markdown's marks or spacing, to tell whether two texts say the same. */
+const plainWords = (text: string) =>
+  text
+    .replace(/[*_`~#>]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
