@@ -1,9 +1,10 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { AgentEvent } from "@switchboard/contract";
+import { withDatabase } from "@switchboard/db";
 import { migrateDatabase } from "@switchboard/db/migrate";
 import postgres from "postgres";
 import { WebSocket } from "ws";
@@ -13,9 +14,9 @@ import { type Receiver, startReceiver } from "./receivers";
 /**
  * `npm run chaos -- --upgrade [ref]`: an upgrade that keeps serving. The previous release (the
  * ref given, else $SWITCHBOARD_PREVIOUS_RELEASE, else the newest `v*` tag) runs from a git
- * worktree: two web processes and two workers on a fresh database of DATABASE_URL's server,
- * with people writing through its own core and agents sending, long-polling, streaming and
- * taking webhooks. While it serves, this version's migrations run; then each process in turn is
+ * worktree: two web processes and two workers on a fresh database of DATABASE_URL's server (or
+ * of an embedded Postgres of its own when unset), with people writing through its own core and
+ * agents sending, long-polling, streaming and taking webhooks. While it serves, this version's migrations run; then each process in turn is
  * replaced by this version's (the new one started and ready, then the old one sent SIGTERM).
  * Passes when no request failed except 503s that were retried, and every send answered 201 and
  * every committed event reached every reader.
@@ -41,12 +42,13 @@ export async function runUpgrade(options: {
   const ref = options.ref ?? previousRelease();
   const worktree = prepareWorktree(ref, log);
   // biome-ignore lint/style/noProcessEnv: the harness picks its Postgres like the tests do.
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) throw new Error("--upgrade needs DATABASE_URL (a Postgres server to use)");
+  const ownServer = process.env.DATABASE_URL ? null : await startOwnPostgres(log);
+  // biome-ignore lint/style/noProcessEnv: as above.
+  const serverUrl = ownServer?.url ?? (process.env.DATABASE_URL as string);
   const name = `sb_upgrade_${Date.now().toString(36)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database ${name}`);
-  const databaseUrl = serverUrl.replace(/\/[^/?]*(\?|$)/, `/${name}$1`);
+  const databaseUrl = withDatabase(serverUrl, name);
   const output = openSync(options.logFile, "a");
   const env = {
     DATABASE_URL: databaseUrl,
@@ -65,6 +67,8 @@ export async function runUpgrade(options: {
   let loader: ReturnType<typeof startLoader> | undefined;
   const failures: string[] = [];
   let retried503 = 0;
+  /** Sends stop first; readers keep reading until they have caught up, then stop. */
+  let sending = true;
   let stopping = false;
   try {
     run(process.execPath, ["--import", "tsx", "packages/db/src/migrate-main.ts"], worktree, env);
@@ -125,9 +129,21 @@ export async function runUpgrade(options: {
       const answer = await call(agent.auth, "PUT", "/webhook", { url: receiver.url });
       receiver.secret = answer.body.secret;
     }
+    // Events before this (the contacts' own) came before any webhook: none is owed to one.
+    const webhookFrom = new Map<string, number>();
+    {
+      const read = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+      for (const agent of agents) {
+        const [row] = await read`select coalesce(max(seq), 0)::int as seq from events
+                                 where agent_id = ${agent.id}`;
+        webhookFrom.set(agent.id, row?.seq ?? 0);
+      }
+      await read.end();
+    }
+    loader.go();
     const sent: { conversationId: string; id: string }[] = [];
     const agentTraffic = agents.map(async (agent, i) => {
-      for (let n = 0; !stopping; n++) {
+      for (let n = 0; sending; n++) {
         const person = agent.people[n % agent.people.length] as (typeof agent.people)[number];
         const answer = await call(agent.auth, "POST", "/messages", {
           conversationId: person.conversationId,
@@ -188,14 +204,28 @@ export async function runUpgrade(options: {
       await sleep(4000);
     }
     await sleep(5000);
-    stopping = true;
-    await Promise.all([...agentTraffic, ...polls]);
+    sending = false;
+    await Promise.all(agentTraffic);
     const personSent = await loader.stop();
-    for (const ws of sockets) ws.close();
 
     // What was answered is stored once; what was committed reached every reader.
     const check = await postgres(databaseUrl, { max: 1 });
     try {
+      // Every event is committed now: the long-polls and streams read until they have it all.
+      const readersDeadline = Date.now() + 60_000;
+      for (const agent of agents) {
+        const [last] = await check`select coalesce(max(seq), 0)::int as seq from events
+                                   where agent_id = ${agent.id}`;
+        while (
+          Date.now() < readersDeadline &&
+          (agent.pollSeq < (last?.seq ?? 0) || agent.streamSeq < (last?.seq ?? 0))
+        )
+          await sleep(200);
+      }
+      stopping = true;
+      await Promise.all(polls);
+      for (const ws of sockets) ws.close();
+
       for (const message of [...sent, ...personSent]) {
         const rows = await check`select count(*)::int as n from messages where id = ${message.id}`;
         if (rows[0]?.n !== 1) failures.push(`message ${message.id} stored ${rows[0]?.n} times`);
@@ -203,22 +233,28 @@ export async function runUpgrade(options: {
       const deadline = Date.now() + 60_000;
       for (const [i, agent] of agents.entries()) {
         const committed =
-          await check`select id from events where agent_id = ${agent.id} order by seq`;
+          await check`select id, seq from events where agent_id = ${agent.id} order by seq`;
         const ids = committed.map((row) => row.id as string);
+        const owed = committed
+          .filter((row) => Number(row.seq) > (webhookFrom.get(agent.id) ?? 0))
+          .map((row) => row.id as string);
         const receiver = receivers[i] as Receiver;
-        while (
-          Date.now() < deadline &&
-          ids.some((id) => !receiver.arrivals.some((a) => a.id === id))
-        )
-          await sleep(500);
+        const undelivered = () => owed.filter((id) => !receiver.arrivals.some((a) => a.id === id));
+        while (Date.now() < deadline && undelivered().length > 0) await sleep(500);
         const lost = (seen: { id: string }[]) =>
           ids.filter((id) => !seen.some((e) => e.id === id)).length;
         if (lost(agent.polled))
           failures.push(`agent ${i}: long-poll missed ${lost(agent.polled)} events`);
         if (lost(agent.streamed))
           failures.push(`agent ${i}: stream missed ${lost(agent.streamed)} events`);
-        if (lost(receiver.arrivals))
-          failures.push(`agent ${i}: webhook missed ${lost(receiver.arrivals)} events`);
+        const missing = undelivered();
+        if (missing.length > 0) {
+          const rows = await check`select event_id, status, attempts, error, next_attempt_at
+                                   from webhook_deliveries where event_id in ${check(missing)}`;
+          failures.push(
+            `agent ${i}: webhook missed ${missing.length} events (${JSON.stringify(rows).slice(0, 400)})`,
+          );
+        }
         if (receiver.arrivals.some((a) => !a.signed))
           failures.push(`agent ${i}: a delivery's signature failed`);
       }
@@ -238,6 +274,7 @@ export async function runUpgrade(options: {
     await Promise.all(receivers.map((r) => r.close()));
     await admin.unsafe(`drop database if exists ${name} with (force)`);
     await admin.end();
+    await ownServer?.stop();
   }
 }
 
@@ -410,8 +447,15 @@ for (let i = 0; i < 3; i++) {
   agents.push({ id: agent.id, auth: "Bearer agent:" + token, people });
 }
 console.log(JSON.stringify({ world: { agents } }));
+// "go" once the agents' webhooks are set (so every event has a delivery), "stop" at the end.
 let stopping = false;
-process.stdin.on("data", () => { stopping = true; });
+let go = () => {};
+const started = new Promise((resolve) => { go = resolve; });
+process.stdin.setEncoding("utf8").on("data", (data) => {
+  if (data.includes("go")) go();
+  if (data.includes("stop")) { stopping = true; go(); }
+});
+await started;
 await Promise.all(agents.flatMap((agent) => agent.people.map(async (person) => {
   for (let n = 0; !stopping; n++) {
     try {
@@ -447,14 +491,27 @@ await close();
   return {
     ready,
     failed,
+    /** Starts the people's sends. */
+    go: () => child.stdin.write("go\n"),
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.stdin.write("stop\n");
+        // Ended, not just written: an open stdin would keep the loader alive once it is done.
+        child.stdin.end("stop\n");
         await exited;
       }
       if (failed.length) throw new Error(`person sends failed: ${failed.slice(0, 3).join("; ")}`);
       return sent;
     },
   };
+}
+
+/** A Postgres of the run's own (embedded) when DATABASE_URL names none. */
+async function startOwnPostgres(log: (line: string) => void) {
+  const dir = mkdtempSync(path.join(tmpdir(), "switchboard-upgrade-pg-"));
+  chmodSync(dir, 0o755); // Postgres runs as its own user when we are root
+  const { startEmbeddedPostgres } = await import("@switchboard/db/embedded");
+  const server = await startEmbeddedPostgres({ dir: path.join(dir, "data") });
+  log(`upgrade: embedded Postgres on port ${server.port}`);
+  return server;
 }
