@@ -5,7 +5,7 @@ import { type Check, committedEvents, runChecks } from "./checks";
 import { type Cluster, residentBytes, sleep, startCluster } from "./cluster";
 import { Ledger } from "./ledger";
 import { World } from "./load";
-import { type Sample, soakChecks } from "./soak";
+import { connectionCeiling, type Sample, soakChecks } from "./soak";
 
 export interface ChaosOptions {
   durationMs: number;
@@ -47,6 +47,8 @@ export const CHAOS_ENV = {
 };
 
 const KILL_EVERY_MS = 20_000;
+/** The harness's own pool (people's sends and decisions through core). */
+const HARNESS_POOL = 4;
 const SAMPLE_EVERY_MS = 10_000;
 const SETTLE_MS = 120_000;
 
@@ -65,10 +67,8 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log,
     build: options.build,
   });
-  const { deps, close } = createDeps(
-    loadConfig({ DATABASE_URL: cluster.databaseUrl, ...CHAOS_ENV }),
-    { poolSize: 4 },
-  );
+  const config = loadConfig({ DATABASE_URL: cluster.databaseUrl, ...CHAOS_ENV });
+  const { deps, close } = createDeps(config, { poolSize: HARNESS_POOL });
   const ledger = new Ledger();
   const world = new World({
     deps,
@@ -110,7 +110,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log("chaos: load over; waiting for deliveries, streams and long-polls to catch up");
     const committed = await settle(world, ledger);
     const checks = await runChecks(world, deps, ledger, committed);
-    if (options.soak) checks.push(...soakChecks(samples));
+    if (options.soak) {
+      const ceiling = connectionCeiling({
+        webs: cluster.processes.filter((p) => p.role === "web").length,
+        workers: cluster.processes.filter((p) => p.role === "worker").length,
+        jobConcurrency: config.JOB_CONCURRENCY,
+        harnessPool: HARNESS_POOL,
+      });
+      checks.push(...soakChecks(samples, ceiling));
+    }
     const events = [...committed.values()].reduce((sum, list) => sum + list.length, 0);
     const deliveries = world.agents.reduce((sum, a) => sum + (a.receiver?.arrivals.length ?? 0), 0);
     return { ok: checks.every((c) => c.ok), checks, ledger, events, deliveries, samples, world };

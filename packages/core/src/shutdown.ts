@@ -1,3 +1,5 @@
+import { setMaxListeners } from "node:events";
+
 /**
  * A process that has been asked to stop (SIGTERM) drains: it finishes what it is doing but
  * parks nothing new, and answers parked long-polls at once (with what they have, often nothing:
@@ -12,6 +14,9 @@ const draining = holder.__switchboardDrain;
 
 /** Aborted once the process begins to drain. */
 export const drainSignal: AbortSignal = draining.signal;
+// Every parked long-poll listens for the drain, and stops listening when it ends: as many
+// listeners as parked polls is no leak, so no warning past ten.
+setMaxListeners(0, drainSignal);
 
 export function beginDrain(): void {
   draining.abort();

@@ -25,7 +25,6 @@ export async function pollEvents(
   const first = await readEvents(deps, agentId, query.afterSeq, query.limit);
   const waitMs = Math.min(query.wait, deps.config.LONGPOLL_MAX_WAIT_S) * 1000;
   if (first.events.length > 0 || waitMs <= 0 || drainSignal.aborted) return first;
-  const stop = signal ? AbortSignal.any([signal, drainSignal]) : drainSignal;
 
   const lease = await acquireLease(
     deps,
@@ -49,6 +48,14 @@ export async function pollEvents(
         wake?.();
       })
     : () => {};
+  // The client going away or the process draining ends the park too. Plain listeners, removed
+  // when the poll ends, not AbortSignal.any: a request that ends normally never aborts its
+  // signal, and Node keeps a composite signal that still has a listener for the life of the
+  // process, with everything the listener reaches: the request (decision 0046).
+  const stopped = () => signal?.aborted === true || drainSignal.aborted;
+  const onStop = () => wake?.();
+  signal?.addEventListener("abort", onStop);
+  drainSignal.addEventListener("abort", onStop);
   const deadline = Date.now() + waitMs;
   metrics.parkedPolls.inc();
   try {
@@ -61,34 +68,23 @@ export async function pollEvents(
       pending = false;
       const page = await readEvents(deps, agentId, query.afterSeq, query.limit);
       const left = deadline - Date.now();
-      if (page.events.length > 0 || left <= 0 || stop.aborted) return page;
+      if (page.events.length > 0 || left <= 0 || stopped()) return page;
       if (!pending && !control)
-        await Promise.race([
-          new Promise<void>((resolve) => {
-            wake = resolve;
-          }),
-          delay(left, stop),
-        ]);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
       wake = undefined;
     }
   } finally {
+    signal?.removeEventListener("abort", onStop);
+    drainSignal.removeEventListener("abort", onStop);
     metrics.parkedPolls.dec();
     unsubscribe();
     unsubscribeControl();
     await lease.release();
   }
-}
-
-function delay(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 }
