@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { signOut } from "next-auth/react";
 import { useEffect, useId, useState } from "react";
+import { signOutOfConsole } from "~/trpc/client";
 import { Icon, type IconName } from "./icon";
 import { LiveUpdates } from "./live-updates";
 
@@ -102,7 +102,7 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
           disabled={signingOut}
           onClick={() => {
             setSigningOut(true);
-            void signOut({ callbackUrl: "/signin" });
+            signOutOfConsole();
           }}
           data-testid="sign-out"
         >

@@ -9,6 +9,7 @@ import {
   TRPCClientError,
 } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
+import { signOut } from "next-auth/react";
 import { type ReactNode, useState } from "react";
 import superjson from "superjson";
 import { signInPath } from "~/components/return-to";
@@ -23,12 +24,24 @@ function statusOf(error: unknown): number | undefined {
     : undefined;
 }
 
+/** Set once the person asked to sign out: their session ends on purpose, not under them. */
+let signingOut = false;
+
+/**
+ * Signs the person out and to the sign-in page. Calls refused meanwhile (a re-read racing the
+ * cookie's removal) must not send them to sign in "and back to this page".
+ */
+export function signOutOfConsole(): void {
+  signingOut = true;
+  void signOut({ callbackUrl: "/signin" });
+}
+
 /**
  * A session that ended (expired, signed out in another tab) sends the person to sign in, and
  * back to this page after.
  */
 function onError(error: unknown) {
-  if (statusOf(error) === 401) {
+  if (statusOf(error) === 401 && !signingOut) {
     const here = `${window.location.pathname}${window.location.search}`;
     window.location.assign(signInPath(here));
   }
