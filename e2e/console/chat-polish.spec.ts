@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "../support/test";
+import { seriousViolations } from "./axe";
 import { fitsWidth, signUp } from "./sign-up";
 import { chatWithNewAgent } from "./world";
 
@@ -16,22 +16,6 @@ const shots = path.resolve(import.meta.dirname, "../../test-results/chat-shots")
 mkdirSync(shots, { recursive: true });
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 390, height: 844 };
-
-/** axe's serious and critical findings, as readable lines (empty when there are none). */
-async function seriousViolations(page: Page, within?: string): Promise<string[]> {
-  let axe = new AxeBuilder({ page }).withTags([
-    "wcag2a",
-    "wcag2aa",
-    "wcag21a",
-    "wcag21aa",
-    "best-practice",
-  ]);
-  if (within) axe = axe.include(within);
-  const results = await axe.analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(" | ")}`);
-}
 
 /** A picture worth opening larger (a 1200×800 gradient PNG), drawn by the browser. */
 function picture(page: Page): Promise<string> {

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "../support/test";
+import { seriousViolations } from "./axe";
 import { signUp } from "./sign-up";
 import { consolePages, consoleWorld, settled, signedOutPages } from "./world";
 
@@ -37,22 +37,6 @@ function widest(page: Page): Promise<string[]> {
           `${element.tagName.toLowerCase()}.${String(element.className).split(" ").join(".")} → ${Math.round(element.getBoundingClientRect().right)}`,
       ),
   );
-}
-
-/** axe's serious and critical findings, as readable lines (empty when there are none). */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
-    .analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
-          .slice(0, 3)
-          .map((n) => n.target.join(" "))
-          .join(" | ")}`,
-    );
 }
 
 async function checkPage(page: Page, viewport: keyof typeof viewports, name: string, url: string) {
