@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { schema } from "@switchboard/db";
-import { and, count, eq, gt, inArray, lte, sql } from "drizzle-orm";
+import { and, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
@@ -96,7 +96,12 @@ export class LeaseKeeper {
       const ids = [...this.held[kind].keys()];
       if (ids.length === 0) continue;
       const table = tables[kind];
-      await this.db.update(table).set({ expiresAt }).where(inArray(table.id, ids));
+      // One array parameter, not `in ($1, …, $n)`: one statement text whatever the count, so
+      // the connections do not prepare and keep a statement per number of leases held.
+      await this.db
+        .update(table)
+        .set({ expiresAt })
+        .where(sql`${table.id} = any(string_to_array(${ids.join(",")}, ','))`);
     }
   }
 
