@@ -50,12 +50,19 @@ export default async function DocsPage({
           Back to the console
         </Link>
       </header>
-      <main id="api-reference" data-spec-url={shown.spec} data-testid="api-reference">
-        <noscript>
-          The reference needs JavaScript; the document itself is at{" "}
-          <a href={shown.spec}>{shown.spec}</a>.
-        </noscript>
-      </main>
+      {/* The renderer (init.js, async) fills this element, maybe before React has hydrated the
+          page: its content is set as HTML so that React never compares or replaces what the
+          renderer put there (a mismatch threw React error 418 and emptied the reference). The
+          HTML is this file's own constant text; `shown.spec` is one of two fixed paths. */}
+      <main
+        id="api-reference"
+        data-spec-url={shown.spec}
+        data-testid="api-reference"
+        // biome-ignore lint/security/noDangerouslySetInnerHtml: constant markup, see above.
+        dangerouslySetInnerHTML={{
+          __html: `<noscript>The reference needs JavaScript; the document itself is at <a href="${shown.spec}">${shown.spec}</a>.</noscript>`,
+        }}
+      />
       <script src="/docs/init.js" async />
     </div>
   );
