@@ -44,6 +44,14 @@ export function userTopic(userId: string, change?: PersonChange): Topic {
   return change ? `user:${userId}/${change}` : `user:${userId}`;
 }
 
+/**
+ * `userTopic` for a user id a statement reads itself (a column), for a statement that wakes
+ * someone it looks up: `select pg_notify(NOTIFY_CHANNEL, <this>) from …`.
+ */
+export function userTopicSql(userId: SQL, change: PersonChange): SQL {
+  return sql`('user:' || ${userId} || ${`/${change}`})`;
+}
+
 /** Calls a subscriber with what changed, when the notification named it. */
 type Wake = (change?: string) => void;
 

@@ -180,8 +180,10 @@ describe("who hears of it", () => {
       ),
     );
     try {
-      // chargeSend answers the owner; the send sequence wakes them with its own wake-ups.
-      expect(await charge(agentId, null)).toEqual({ ownerId: owner.id });
+      // The charge's own statement wakes the owner; so does a refused send.
+      await charge(agentId, null);
+      await expect.poll(() => heard.owner).toEqual([`activity:${agentId}`]);
+      heard.owner.length = 0;
       await recordRefusedSend(t.deps, agentId, "not_a_contact");
       await expect.poll(() => heard.owner).toContain(`activity:${agentId}`);
       await pauseAgent(t.deps, agentId);

@@ -1,12 +1,16 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { schema } from "@switchboard/db";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
+import { newId } from "../ids";
 import { getAgentUsage } from "../limits/charge-send";
 import { listAgentMessages } from "../messaging/list-agent-messages";
 import { sendAgentMessage } from "../messaging/send-agent-message";
@@ -131,22 +135,63 @@ describe("a surface with no recipient (a feed post)", () => {
       LIMIT_MESSAGES_PER_MIN: "2",
       LIMIT_PER_RECIPIENT_PER_MIN: "1",
     });
-    const stored: string[] = [];
+    // Each post stores a row; the refused one's row is rolled back with its charge.
     const post = (text: string) =>
       runSend(deps, {
         agentId: agent.id,
         charge: "message",
         prepare: () => text,
         access: async () => ({ recipientId: null }),
-        store: async (_tx, prepared) => {
-          stored.push(prepared);
+        store: async (tx, prepared) => {
+          await tx.insert(schema.posts).values({
+            id: newId("pst"),
+            authorId: agent.id,
+            texts: [prepared],
+            createdAt: deps.clock.now(),
+          });
           return { result: prepared };
         },
       });
     expect(await codeOf(post("one"))).toBe("ok");
     expect(await codeOf(post("two"))).toBe("ok");
     expect(await codeOf(post("three"))).toBe("rate_limited");
-    expect(stored).toEqual(["one", "two"]);
+    const stored = await deps.db
+      .select({ texts: schema.posts.texts })
+      .from(schema.posts)
+      .where(eq(schema.posts.authorId, agent.id));
+    expect(stored.flatMap((row) => row.texts).sort()).toEqual(["one", "two"]);
     expect((await getAgentUsage(deps, agent.id)).usage.messages).toBe(2);
+  });
+});
+
+/** How many times the process writes to a socket while `run` runs (nothing else runs then). */
+async function socketWrites(run: () => Promise<unknown>): Promise<number> {
+  const write = Socket.prototype.write;
+  let writes = 0;
+  Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket["write"]>) {
+    writes++;
+    return write.apply(this, args);
+  } as Socket["write"];
+  try {
+    await run();
+  } finally {
+    Socket.prototype.write = write;
+  }
+  return writes;
+}
+
+describe("a send's statements go out together", () => {
+  it("sends a text message to a person in four writes to Postgres", async () => {
+    const { deps, agent, person } = await setup({ LIMIT_MESSAGES_PER_MIN: "1000" });
+    const send = () =>
+      sendAgentMessage(
+        deps,
+        { agentId: agent.id },
+        { to: person.num, type: "text", content: "hi" },
+      );
+    for (let i = 0; i < 5; i++) await send(); // statements prepared on the connection
+    // The access check; BEGIN; the charge and the message (each with its wake-ups) together;
+    // COMMIT. Waiting for each statement's answer, and waking in a statement of its own, is six.
+    expect(await socketWrites(send)).toBe(4);
   });
 });

@@ -7,7 +7,7 @@ import {
 } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { appendEvents, type NewEvent } from "../events/append-event";
-import { notifyTopics, type Topic, userTopic } from "../events/notifier";
+import { notifyTopics, type Topic } from "../events/notifier";
 import { chargeSend } from "../limits/charge-send";
 
 /**
@@ -41,7 +41,11 @@ export interface SendSteps<Prepared, Access extends SendAccess, Result> {
    * null when there is none (then the charge and the store commit together).
    */
   materialize?(prepared: Prepared, access: Access): (() => Promise<Prepared>) | null;
-  /** 5. The send's rows, inside the store transaction; answers its result, events and wake-ups. */
+  /**
+   * 5. The send's rows, inside the store transaction; answers its result, events and wake-ups.
+   * With no slow work it runs alongside the charge (their statements go out together), so it
+   * must change nothing outside the transaction: a refused charge rolls its rows back.
+   */
   store(tx: Tx, prepared: Prepared, access: Access): Promise<StoredSend<Result>>;
 }
 
@@ -66,6 +70,8 @@ export interface StoredSend<Result> {
  * open across that work: when there is some, the charge commits on its own first, and it stands
  * if the work or the store then fails (the work was done; a retry is a new send). With nothing
  * slow to do, the charge and the store share one transaction and a failed store undoes the charge.
+ * A send's hot path counts round trips to Postgres: a text message is the access check, BEGIN,
+ * the charge with the store (each holding its wake-ups), and COMMIT.
  */
 export async function runSend<Prepared, Access extends SendAccess, Result>(
   deps: CoreDeps,
@@ -73,21 +79,16 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
 ): Promise<Result> {
   let prepared = steps.prepare();
   const access = await steps.access(prepared);
-  // The owner's open console hears of the charge (its usage) with the send's own wake-ups.
-  let ownerWake: Topic[] = [];
   const charge = async (tx: Tx) => {
-    await steps.check?.(tx, prepared, access);
     if (steps.charge === "none") return;
-    const { ownerId } = await chargeSend(tx, deps, {
+    await chargeSend(tx, deps, {
       agentId: steps.agentId,
       recipientId: access.recipientId,
       proposal: steps.charge === "proposal",
     });
-    ownerWake = ownerId ? [userTopic(ownerId, `activity:${steps.agentId}`)] : [];
   };
-  const store = async (tx: Tx) => {
-    const stored = await steps.store(tx, prepared, access);
-    await notifyTopics(tx, [...(stored.wake ?? []), ...ownerWake]);
+  const finish = async (tx: Tx, stored: StoredSend<Result>) => {
+    await notifyTopics(tx, stored.wake ?? []);
     await appendEvents(tx, deps.clock.now(), stored.events ?? []);
     return stored.result;
   };
@@ -95,12 +96,23 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
   const work = steps.materialize?.(prepared, access) ?? null;
   if (!work)
     return deps.db.transaction(async (tx) => {
-      await charge(tx);
-      return store(tx);
+      await steps.check?.(tx, prepared, access);
+      // The charge and the store go out together (one round trip): a refused charge throws, and
+      // the transaction rolls the stored rows back with the counts.
+      const [charged, stored] = await Promise.allSettled([
+        charge(tx),
+        steps.store(tx, prepared, access),
+      ]);
+      if (charged.status === "rejected") throw charged.reason;
+      if (stored.status === "rejected") throw stored.reason;
+      return finish(tx, stored.value);
     });
-  await deps.db.transaction(charge);
+  await deps.db.transaction(async (tx) => {
+    await steps.check?.(tx, prepared, access);
+    await charge(tx);
+  });
   prepared = await work();
-  return deps.db.transaction(store);
+  return deps.db.transaction(async (tx) => finish(tx, await steps.store(tx, prepared, access)));
 }
 
 /**
