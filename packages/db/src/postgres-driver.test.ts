@@ -2,7 +2,8 @@ import net from "node:net";
 import postgres from "postgres";
 import { expect, inject, it } from "vitest";
 
-// The driver we install is postgres.js 3.4.9 with vendor/postgres/next-write.patch. Without it,
+// The driver we install is postgres.js 3.4.9 with the patches in vendor/postgres. Without
+// next-write.patch,
 // a connection whose socket closed while a small write waited for the next turn of the event
 // loop kept the stale write timer: it never sent anything again (every query on it timed out),
 // or wrote to the null socket and threw where no caller could catch it. Postgres restarting
@@ -53,6 +54,67 @@ it("a pooled connection that closed with a write pending works again", async () 
       ),
     );
     expect(answers).toEqual([1, 2]);
+  } finally {
+    await sql.end({ timeout: 0 });
+  }
+});
+
+/** A pool of `max` connections whose socket writes are counted. */
+function countingPool(max: number) {
+  const { hostname, port } = new URL(inject("testDatabase").adminUrl);
+  const writes = { count: 0 };
+  const sql = postgres(inject("testDatabase").adminUrl, {
+    max,
+    onnotice: () => {},
+    socket: () =>
+      new Promise<net.Socket>((resolve) => {
+        const socket = net.connect(Number(port), hostname.replace(/^\[|\]$/g, ""));
+        const write = socket.write;
+        socket.write = function (this: net.Socket, ...args: Parameters<net.Socket["write"]>) {
+          writes.count++;
+          return write.apply(this, args);
+        } as net.Socket["write"];
+        socket.once("connect", () => resolve(socket));
+      }),
+  } as postgres.Options<Record<string, never>>);
+  return { sql, writes };
+}
+
+// With vendor/postgres/pipelined-begin.patch a transaction's first statements go out with its
+// BEGIN instead of a round trip after it: a one-statement transaction is two writes, not three.
+it("sends a transaction's first statement with its BEGIN", async () => {
+  const { sql, writes } = countingPool(1);
+  try {
+    await sql`select 1`; // connected
+    writes.count = 0;
+    const [row] = await sql.begin((tx) => tx`select 2 as two`);
+    expect(row?.two).toBe(2);
+    expect(writes.count).toBe(2);
+  } finally {
+    await sql.end({ timeout: 0 });
+  }
+});
+
+// ...and the connection stays the transaction's own: a query of the pool waits for it to end
+// instead of being sent along on it (where it would see the transaction's uncommitted rows).
+it("keeps other queries off a transaction's connection, its statements in order", async () => {
+  const { sql } = countingPool(1);
+  try {
+    await sql`create temporary table pipelined (n int)`;
+    const rolledBack = sql
+      .begin(async (tx) => {
+        const first = tx`insert into pipelined values (1)`;
+        const second = tx`insert into pipelined select max(n) + 1 from pipelined`;
+        await Promise.all([first, second]);
+        const seen = await tx`select array_agg(n order by n) as ns from pipelined`;
+        expect(seen[0]?.ns).toEqual([1, 2]);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        throw new Error("roll back");
+      })
+      .catch((error: Error) => error.message);
+    const outside = sql`select count(*)::int as count from pipelined`;
+    expect(await rolledBack).toBe("roll back");
+    expect((await outside)[0]?.count).toBe(0);
   } finally {
     await sql.end({ timeout: 0 });
   }

@@ -70,8 +70,8 @@ export interface StoredSend<Result> {
  * open across that work: when there is some, the charge commits on its own first, and it stands
  * if the work or the store then fails (the work was done; a retry is a new send). With nothing
  * slow to do, the charge and the store share one transaction and a failed store undoes the charge.
- * A send's hot path counts round trips to Postgres: a text message is the access check, BEGIN,
- * the charge with the store (each holding its wake-ups), and COMMIT.
+ * A send's hot path counts round trips to Postgres (decision 0048): a text message is three, the
+ * access check; BEGIN with the charge and the store (each holding its wake-ups); COMMIT.
  */
 export async function runSend<Prepared, Access extends SendAccess, Result>(
   deps: CoreDeps,
