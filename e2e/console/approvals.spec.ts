@@ -170,7 +170,7 @@ test("a person manages their own tasks: add, edit, complete, archive, delete", a
   await create.getByTestId("field-title").fill("Throwaway");
   await create.getByTestId("record-create-form-submit").click();
   const throwaway = page.getByTestId("record").filter({ hasText: "Throwaway" });
-  page.once("dialog", (dialog) => dialog.accept());
   await throwaway.getByTestId("record-delete").click();
+  await page.getByTestId("record-delete-confirm-ok").click();
   await expect(page.getByTestId("records-empty")).toBeVisible();
 });

@@ -176,8 +176,8 @@ test("per-agent settings apply to the agent's next call: grant, reply-only, bloc
   await page.getByTestId("setting-block").click();
   await expect(page.getByTestId("chat-blocked")).toHaveCount(0);
 
-  page.once("dialog", (dialog) => dialog.accept());
   await page.getByTestId("setting-remove").click();
+  await page.getByTestId("setting-remove-confirm-ok").click();
   await expect(page.getByTestId("chat-not-contact")).toBeVisible();
   expect((await (await send("still there?")).json()).error.code).toBe("not_a_contact");
 });

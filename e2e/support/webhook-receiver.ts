@@ -3,9 +3,12 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A webhook receiver: real HTTP on loopback (the e2e run allows it with
- * WEBHOOK_ALLOW_INSECURE_HOSTS), answering 200 and keeping every delivery's headers and raw body.
+ * WEBHOOK_ALLOW_INSECURE_HOSTS), answering 200 (or what `status` says for the request) and
+ * keeping every delivery's headers and raw body.
  */
-export async function startWebhookReceiver() {
+export async function startWebhookReceiver(
+  status: (headers: IncomingMessage["headers"]) => number = () => 200,
+) {
   const received: { headers: IncomingMessage["headers"]; body: string }[] = [];
   const server = createServer((request, response) => {
     let body = "";
@@ -14,6 +17,7 @@ export async function startWebhookReceiver() {
     });
     request.on("end", () => {
       received.push({ headers: request.headers, body });
+      response.statusCode = status(request.headers);
       response.end("ok");
     });
   });

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ReaderTimes } from "~/components/time";
 import { TRPCReactProvider } from "~/trpc/client";
 import "./globals.css";
 
@@ -14,6 +15,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en">
       <body>
+        <ReaderTimes />
         <TRPCReactProvider>{children}</TRPCReactProvider>
       </body>
     </html>

@@ -38,6 +38,8 @@ export const WebhookDelivery = z.object({
   latencyMs: z.number().int().nullable(),
   error: z.string().nullable(),
   nextAttemptAt: DateTime.nullable(),
+  /** When the event was committed (and its delivery queued). */
+  createdAt: DateTime,
   updatedAt: DateTime,
 });
 export type WebhookDelivery = z.infer<typeof WebhookDelivery>;

@@ -22,7 +22,7 @@ export function createDeps(config: Config, options: { clock?: Clock; poolSize?: 
   const { db, sql, close } = createDb(config.DATABASE_URL, { max: options.poolSize });
   const clock = options.clock ?? systemClock;
   const leases = new LeaseKeeper(db, clock);
-  const deps: CoreDeps = { db, sql, clock, config, notifier: new Notifier(sql), leases };
+  const deps: CoreDeps = { db, sql, clock, config, notifier: new Notifier(sql, clock), leases };
   return {
     deps,
     close: async () => {

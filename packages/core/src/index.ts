@@ -191,6 +191,13 @@ export {
   drainWebhook,
 } from "./webhooks/deliver-webhook";
 export {
+  type DeliveryCursor,
+  type DeliveryFilter,
+  type DeliveryLogPage,
+  listWebhookDeliveries,
+  readDeliveryLog,
+} from "./webhooks/delivery-log";
+export {
   getWebhookDeliveryDetail,
   type WebhookDeliveryDetail,
 } from "./webhooks/describe-delivery";
@@ -209,10 +216,8 @@ export {
 export {
   agentSigningSecrets,
   countWaitingDeliveries,
-  type DeliveryFilter,
   deleteWebhook,
   getWebhook,
-  listWebhookDeliveries,
   putWebhook,
   resumeWebhook,
   rotateWebhookSecret,

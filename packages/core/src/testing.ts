@@ -49,7 +49,7 @@ export async function createTestDeps(
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock();
   const leases = new LeaseKeeper(db, clock);
   return {
-    deps: { db, sql, clock, config, notifier: new Notifier(sql), leases },
+    deps: { db, sql, clock, config, notifier: new Notifier(sql, clock), leases },
     clock,
     config,
     close: async () => {

@@ -3,6 +3,7 @@ import { getSessionUser } from "~/auth/session";
 import { ConsoleNav } from "~/components/console-nav";
 import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
 import { SignInFirst } from "~/components/sign-in-first";
+import { pageReadAt } from "~/trpc/server";
 
 export const dynamic = "force-dynamic";
 
@@ -11,10 +12,11 @@ export const dynamic = "force-dynamic";
  * navigation beside it (below it on a phone) and a banner when the tab is offline.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const dataReadAt = pageReadAt(); // before this page reads anything
   const user = await getSessionUser();
   if (!user) return <SignInFirst />;
   return (
-    <LiveProvider>
+    <LiveProvider dataReadAt={dataReadAt}>
       <div className="shell">
         <a href="#main" className="skip-link">
           Skip to content

@@ -1,8 +1,17 @@
 import { agentScopes, buildOpenApi, scopeSentence, scopeWords } from "@switchboard/contract";
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { normalizeAgentNumber } from "./agent-number";
 import { sentence, shownError } from "./errors";
-import { formatChatTime, formatDayLabel, formatListTime } from "./format";
+import {
+  formatChatTime,
+  formatDayLabel,
+  formatListTime,
+  formatNumber,
+  formatTime,
+  formatWhen,
+  localDayKey,
+  writeForReader,
+} from "./format";
 import { linkParts, mapsUrl } from "./link-parts";
 import { editChanges, humanize, skillWords, valueTree } from "./proposal-words";
 import { safeReturnPath, signInPath } from "./return-to";
@@ -150,6 +159,7 @@ describe("chat times", () => {
   const now = new Date(2026, 10, 26, 19, 40);
   const at = (...parts: [number, number, number, number]) =>
     new Date(2026, parts[0], parts[1], parts[2], parts[3]).toISOString();
+  beforeEach(() => writeForReader(true));
 
   it("read like chat apps: now, minutes, today's time, yesterday, the weekday, the date", () => {
     expect(formatChatTime(at(10, 26, 19, 40), now)).toBe("now");
@@ -167,6 +177,18 @@ describe("chat times", () => {
     expect(formatDayLabel(at(10, 25, 23, 59), now)).toBe("Yesterday");
     expect(formatDayLabel(at(9, 2, 12, 0), now)).not.toMatch(/2026/);
     expect(formatDayLabel(new Date(2025, 9, 2).toISOString(), now)).toMatch(/2025/);
+  });
+});
+
+describe("times before the page is hydrated", () => {
+  it("are written in UTC and British English, as the server wrote them, whoever reads", () => {
+    writeForReader(false);
+    const now = new Date("2026-11-27T12:00:00Z");
+    expect(formatTime("2026-11-27T02:59:00Z")).toBe("27 Nov 2026, 02:59");
+    expect(formatWhen("2026-11-29T10:00:00Z", now)).toBe("Sun 29 Nov, 10:00");
+    expect(formatDayLabel("2026-11-26T23:30:00Z", now)).toBe("Yesterday");
+    expect(localDayKey("2026-11-26T23:30:00Z")).toBe("2026-11-26");
+    expect(formatNumber(1234.5)).toBe("1,234.5");
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { ConfirmButton } from "./confirm-dialog";
 import { formatRelative, formatTime } from "./format";
+import { useReaderTimes } from "./time";
 
 /** What the console lists of an agent token or a developer key (never the secret itself). */
 export interface Credential {
@@ -21,7 +22,12 @@ function LastUsed({ credential }: { credential: Credential }) {
     credential.lastUsedFamily === "ipv6" ? "IPv6" : credential.lastUsedFamily && "IPv4";
   return (
     <>
-      <time dateTime={credential.lastUsedAt} title={formatTime(credential.lastUsedAt)}>
+      {/* How long ago moves on between the server's render and the browser's. */}
+      <time
+        dateTime={credential.lastUsedAt}
+        title={formatTime(credential.lastUsedAt)}
+        suppressHydrationWarning
+      >
         {formatRelative(credential.lastUsedAt)}
       </time>
       {family && <span className="muted"> · {family}</span>}
@@ -59,6 +65,7 @@ export function CredentialTable<C extends Credential>({
   onRevoke: (credential: C) => void;
   extra?: { header: string; cell: (credential: C) => ReactNode };
 }) {
+  useReaderTimes();
   if (!items) return null;
   if (items.length === 0) return <p className="empty">No {noun}s yet.</p>;
   return (

@@ -1,24 +1,60 @@
 /**
  * Times as a person reads them, always in the reader's own time zone and language: "Sat 29 Nov,
  * 10:00" (the year only when it is not this year), "in 23 h", "3 min ago". Timestamps from the
- * API are ISO strings in UTC; nothing here shows UTC.
+ * API are ISO strings in UTC.
+ *
+ * Until a page is hydrated, though, they are written in UTC and British English: the server
+ * renders pages with their data but knows neither the reader's zone nor their language, and the
+ * browser's first render must write what the server wrote. `useReaderTimes` (time.tsx) switches
+ * to the reader's own as soon as the page is hydrated, and renders the times again.
  */
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+let forReader = false;
+
+/** Writes times (and numbers) in the reader's zone and language from now on, or in UTC and en-GB. */
+export function writeForReader(on: boolean): void {
+  forReader = on;
+}
+
+/** A date format in the reader's terms, or in UTC and en-GB while they are not known. */
+function dateFormat(options: Intl.DateTimeFormatOptions): { format(date: Date): string } {
+  const reader = new Intl.DateTimeFormat(undefined, options);
+  const neutral = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...options });
+  return { format: (date) => (forReader ? reader : neutral).format(date) };
+}
+
+/** A date's year, month (0–11) and day where it is read (in UTC while the reader's zone is unknown). */
+function calendarDay(date: Date): [number, number, number] {
+  return forReader
+    ? [date.getFullYear(), date.getMonth(), date.getDate()]
+    : [date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()];
+}
+
+const sameCalendarYear = (a: Date, b: Date) => calendarDay(a)[0] === calendarDay(b)[0];
+
+const readerNumber = new Intl.NumberFormat();
+const neutralNumber = new Intl.NumberFormat("en-GB");
+
+/** A number in the reader's language ("1,234.5" or "1.234,5"). */
+export function formatNumber(value: number): string {
+  return (forReader ? readerNumber : neutralNumber).format(value);
+}
+
+const dateTime = dateFormat({ dateStyle: "medium", timeStyle: "short" });
 
 /** A timestamp as the reader's local date and time ("29 Nov 2026, 10:00"). */
 export function formatTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
-const sameYear = new Intl.DateTimeFormat(undefined, {
+const sameYear = dateFormat({
   weekday: "short",
   day: "numeric",
   month: "short",
   hour: "2-digit",
   minute: "2-digit",
 });
-const otherYear = new Intl.DateTimeFormat(undefined, {
+const otherYear = dateFormat({
   weekday: "short",
   day: "numeric",
   month: "short",
@@ -26,8 +62,14 @@ const otherYear = new Intl.DateTimeFormat(undefined, {
   hour: "2-digit",
   minute: "2-digit",
 });
-const timeOnly = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const dayKey = new Intl.DateTimeFormat(undefined, {
+const timeOnly = dateFormat({ hour: "2-digit", minute: "2-digit" });
+
+/** The time of day only ("10:00"). */
+export function formatClock(iso: string): string {
+  return timeOnly.format(new Date(iso));
+}
+
+const dayKey = dateFormat({
   year: "numeric",
   month: "numeric",
   day: "numeric",
@@ -36,7 +78,7 @@ const dayKey = new Intl.DateTimeFormat(undefined, {
 /** "Sat 29 Nov, 10:00" in the reader's zone; with the year when it is not this year. */
 export function formatWhen(iso: string, now = new Date()): string {
   const date = new Date(iso);
-  return (date.getFullYear() === now.getFullYear() ? sameYear : otherYear).format(date);
+  return (sameCalendarYear(date, now) ? sameYear : otherYear).format(date);
 }
 
 /** "Sat 29 Nov, 10:00–11:30", or both ends in full when they fall on different days. */
@@ -67,12 +109,12 @@ export function formatRelative(iso: string, now = Date.now()): string {
   return ms >= 0 ? `in ${formatDistance(ms)}` : `${formatDistance(ms)} ago`;
 }
 
-const shortDay = new Intl.DateTimeFormat(undefined, {
+const shortDay = dateFormat({
   month: "short",
   day: "numeric",
   timeZone: "UTC",
 });
-const longDay = new Intl.DateTimeFormat(undefined, {
+const longDay = dateFormat({
   weekday: "long",
   month: "long",
   day: "numeric",
@@ -89,24 +131,24 @@ export function formatLongDay(day: string): string {
   return longDay.format(new Date(`${day}T00:00:00Z`));
 }
 
-const weekdayTime = new Intl.DateTimeFormat(undefined, {
+const weekdayTime = dateFormat({
   weekday: "short",
   hour: "2-digit",
   minute: "2-digit",
 });
-const dayMonth = new Intl.DateTimeFormat(undefined, { day: "numeric", month: "short" });
-const dayMonthYear = new Intl.DateTimeFormat(undefined, {
+const dayMonth = dateFormat({ day: "numeric", month: "short" });
+const dayMonthYear = dateFormat({
   day: "numeric",
   month: "short",
   year: "numeric",
 });
-const weekdayOnly = new Intl.DateTimeFormat(undefined, { weekday: "long" });
-const weekdayShort = new Intl.DateTimeFormat(undefined, { weekday: "short" });
-const fullDateTime = new Intl.DateTimeFormat(undefined, { dateStyle: "full", timeStyle: "short" });
+const weekdayOnly = dateFormat({ weekday: "long" });
+const weekdayShort = dateFormat({ weekday: "short" });
+const fullDateTime = dateFormat({ dateStyle: "full", timeStyle: "short" });
 
 /** Whole local calendar days from `date` to `now` (0 today, 1 yesterday). */
 export function daysAgo(date: Date, now: Date): number {
-  const midnight = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const midnight = (d: Date) => Date.UTC(...calendarDay(d));
   return Math.round((midnight(now) - midnight(date)) / 86_400_000);
 }
 
@@ -139,7 +181,7 @@ export function formatListTime(iso: string, now = new Date()): string {
   if (days <= 0) return formatChatTime(iso, now);
   if (days === 1) return "Yesterday";
   if (days < 7) return weekdayShort.format(date);
-  return (date.getFullYear() === now.getFullYear() ? dayMonth : dayMonthYear).format(date);
+  return (sameCalendarYear(date, now) ? dayMonth : dayMonthYear).format(date);
 }
 
 /** A day separator in a thread: "Today", "Yesterday", "Monday", "29 Nov" or "29 Nov 2025". */
@@ -149,11 +191,11 @@ export function formatDayLabel(iso: string, now = new Date()): string {
   if (days === 0) return "Today";
   if (days === 1) return "Yesterday";
   if (days > 1 && days < 7) return weekdayOnly.format(date);
-  return (date.getFullYear() === now.getFullYear() ? dayMonth : dayMonthYear).format(date);
+  return (sameCalendarYear(date, now) ? dayMonth : dayMonthYear).format(date);
 }
 
 /** The local calendar day of a time, as a key ("2026-11-26"). */
 export function localDayKey(iso: string): string {
-  const date = new Date(iso);
-  return `${date.getFullYear()}-${date.getMonth() + 1}-${date.getDate()}`;
+  const [year, month, day] = calendarDay(new Date(iso));
+  return `${year}-${month + 1}-${day}`;
 }

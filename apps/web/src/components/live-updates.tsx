@@ -53,16 +53,25 @@ export function useOnline(): boolean {
  * Keeps every page of this tab current: the server wakes the tab whenever anything the person
  * sees changes (chats, cards, records, their agents' webhooks), naming what changed, and the tab
  * re-reads the queries of it (`rereadFilter`). Children read the connection's state
- * (`useConnection`) for the status dot, the banner and queued messages.
+ * (`useConnection`) for the status dot, the banner and queued messages. `dataReadAt` is when the
+ * server read the first page's data: the link re-reads it only if something changed since.
  */
-export function LiveProvider({ children }: { children: ReactNode }) {
+export function LiveProvider({
+  children,
+  dataReadAt,
+}: {
+  children: ReactNode;
+  dataReadAt: number;
+}) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
+  // The first page's; later pages' data is read while the link is up, so it hears of changes.
+  const [input] = useState({ since: dataReadAt });
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   // What changed since the last re-read: "all", the changes named, or nothing yet.
   const changed = useRef<"all" | Set<string> | null>(null);
   const live = useSubscription(
-    trpc.live.changes.subscriptionOptions(undefined, {
+    trpc.live.changes.subscriptionOptions(input, {
       onData: ({ changes }) => {
         const before = changed.current;
         changed.current =

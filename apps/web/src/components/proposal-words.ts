@@ -1,5 +1,5 @@
 import type { AgentAction, AgentPlatformSkill } from "@switchboard/contract";
-import { formatSpan, formatWhen } from "./format";
+import { formatNumber, formatSpan, formatWhen } from "./format";
 
 /**
  * An agent's proposal in words a person reads at a glance: what kind of thing it does ("New
@@ -166,7 +166,7 @@ export function valueTree(value: unknown): ValueTree {
   if (typeof value === "boolean") return { kind: "text", text: value ? "yes" : "no" };
   if (typeof value === "string")
     return { kind: "text", text: isoDateTime.test(value) ? formatWhen(value) : value };
-  if (typeof value === "number") return { kind: "text", text: value.toLocaleString() };
+  if (typeof value === "number") return { kind: "text", text: formatNumber(value) };
   if (Array.isArray(value)) {
     if (value.length === 0) return { kind: "text", text: "none" };
     if (value.every((item) => item === null || typeof item !== "object"))

@@ -1,7 +1,31 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatChatTime, formatFullTime, formatListTime } from "./format";
+import { formatChatTime, formatFullTime, formatListTime, writeForReader } from "./format";
+
+const noChanges = () => () => {};
+
+/**
+ * For a component that writes times (or numbers) with `format.ts`: call it first thing. While
+ * the server renders and the browser hydrates, the component writes them in UTC and en-GB (the
+ * server knows neither the reader's zone nor language, and hydration must write what the server
+ * wrote); once the page is hydrated it renders again, in the reader's own.
+ */
+export function useReaderTimes(): void {
+  writeForReader(
+    useSyncExternalStore(
+      noChanges,
+      () => true,
+      () => false,
+    ),
+  );
+}
+
+/** Once the page is hydrated, times rendered from then on are the reader's, wherever written. */
+export function ReaderTimes() {
+  useReaderTimes();
+  return null;
+}
 
 /** One clock for every relative time on the page, ticking each 30 s (not a timer per time). */
 let now = Date.now();
@@ -44,6 +68,7 @@ export function RelativeTime({
   style?: keyof typeof styles;
   className?: string;
 }) {
+  useReaderTimes();
   const current = useNow();
   const full = formatFullTime(iso);
   return (

@@ -1,6 +1,6 @@
 "use client";
 
-import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClientProvider } from "@tanstack/react-query";
 import {
   createTRPCClient,
   httpBatchLink,
@@ -13,6 +13,7 @@ import { signOut } from "next-auth/react";
 import { type ReactNode, useState } from "react";
 import superjson from "superjson";
 import { signInPath } from "~/components/return-to";
+import { makeQueryClient } from "./query-client";
 import type { AppRouter } from "./router";
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
@@ -47,23 +48,15 @@ function onError(error: unknown) {
   }
 }
 
-function makeQueryClient() {
-  return new QueryClient({
-    queryCache: new QueryCache({ onError }),
-    mutationCache: new MutationCache({ onError }),
-    defaultOptions: {
-      queries: {
-        staleTime: 1000,
-        // A refusal (4xx) will not change on retry; a network blip or a 5xx might.
-        retry: (failures, error) => failures < 2 && (statusOf(error) ?? 500) >= 500,
-      },
-    },
-  });
-}
+/** A refusal (4xx) will not change on retry; a network blip or a 5xx might. */
+const retry = (failures: number, error: unknown) => failures < 2 && (statusOf(error) ?? 500) >= 500;
 
-/** The console's data layer: one query client and one tRPC client per browser tab. */
+/**
+ * The console's data layer: one query client and one tRPC client per browser tab. The query
+ * client starts with what the server read for the page (`HydrateClient` in `server.tsx`).
+ */
 export function TRPCReactProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(makeQueryClient);
+  const [queryClient] = useState(() => makeQueryClient({ onError, retry }));
   const [trpcClient] = useState(() =>
     createTRPCClient<AppRouter>({
       links: [

@@ -3,14 +3,15 @@ import { schema, type Tx } from "@switchboard/db";
 import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { agentOwnerTopics } from "../events/agent-control";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics, userTopic } from "../events/notifier";
+import { notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { cancelJob, enqueueJob } from "../jobs/enqueue-job";
 import { type ActionRow, skillOf, toAgentAction } from "./action-shape";
 import { checkCustomPayload, checkSkillPayload, runSkill } from "./run-skill";
 
-const { actions } = schema;
+const { actions, agents } = schema;
 
 export interface Decision {
   userRef: string;
@@ -36,13 +37,10 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
   const user = await findUser(deps, decision.userRef);
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(actions)
-      .where(eq(actions.id, decision.actionId))
-      .for("update");
-    if (!row || row.userId !== user.id)
+    const [locked] = await lockAction(tx, decision.actionId);
+    if (locked?.action.userId !== user.id)
       throw new CoreError("not_found", `No proposal ${decision.actionId} for you`);
+    const row = locked.action;
     if (decision.conversationId && decision.conversationId !== row.conversationId)
       throw new CoreError("forbidden", "Decide a proposal in the conversation where it was made");
     if (row.state !== "pending")
@@ -50,7 +48,7 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
     // Past its time but the timer has not run yet: it expires now (and that commits), then the
     // decision is refused below.
     if (row.expiresAt <= now) {
-      await expireLocked(tx, row, now);
+      await expireLocked(tx, locked, now);
       return null;
     }
     let editedPayload: Record<string, unknown> | null = null;
@@ -79,7 +77,7 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
       .returning();
     const action = toAgentAction(updated as ActionRow);
     await cancelJob(tx, `expire:${row.id}`);
-    await notifyTopics(tx, decidedTopics(user.id, row.conversationId));
+    await notifyTopics(tx, decidedTopics(locked));
     await appendEvents(tx, now, [
       {
         agentId: row.agentId,
@@ -94,19 +92,42 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
   return result;
 }
 
-/** A card's chat, and the person's decisions (the records pages list them). */
-const decidedTopics = (userId: string, conversationId: string) => [
-  userTopic(userId, `chat:${conversationId}`),
-  userTopic(userId, "records"),
-];
+/**
+ * A proposal, locked for its decision, with the agent's owner: read in the same statement, so
+ * the owner's open agent page hears of the decision at no extra round trip.
+ */
+function lockAction(tx: Tx, actionId: string) {
+  return tx
+    .select({ action: actions, ownerId: agents.ownerId })
+    .from(actions)
+    .leftJoin(agents, eq(agents.id, actions.agentId))
+    .where(eq(actions.id, actionId))
+    .for("update", { of: actions });
+}
 
-async function expireLocked(tx: Tx, row: ActionRow, now: Date) {
+type LockedAction = { action: ActionRow; ownerId: string | null };
+
+/**
+ * Who hears of a decision: the person, in the card's chat and their records pages (which list
+ * their decisions), and the agent's owner, whose agent page counts and lists decisions.
+ */
+function decidedTopics({ action, ownerId }: LockedAction): Topic[] {
+  const topics = [
+    userTopic(action.userId, `chat:${action.conversationId}`),
+    userTopic(action.userId, "records"),
+  ];
+  if (ownerId) topics.push(userTopic(ownerId, `activity:${action.agentId}`));
+  return topics;
+}
+
+async function expireLocked(tx: Tx, locked: LockedAction, now: Date) {
+  const row = locked.action;
   const [updated] = await tx
     .update(actions)
     .set({ state: "expired", resolvedAt: now, decidedVia: "expiry" })
     .where(eq(actions.id, row.id))
     .returning();
-  await notifyTopics(tx, decidedTopics(row.userId, row.conversationId));
+  await notifyTopics(tx, decidedTopics(locked));
   await appendEvents(tx, now, [
     {
       agentId: row.agentId,
@@ -136,6 +157,8 @@ export async function rejectPendingProposals(
     )
     .returning();
   if (rejected.length === 0) return;
+  // The owner's agent page lists them ("rejected (agent removed)"): a rare path, its own lookup.
+  await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], (id) => `activity:${id}`));
   await appendEvents(
     tx,
     now,
@@ -158,8 +181,9 @@ export async function expireAction(
 ): Promise<"expired" | "decided" | "rescheduled"> {
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(actions).where(eq(actions.id, actionId)).for("update");
-    if (row?.state !== "pending") return "decided";
+    const [locked] = await lockAction(tx, actionId);
+    if (locked?.action.state !== "pending") return "decided";
+    const row = locked.action;
     if (row.expiresAt > now) {
       await enqueueJob(
         tx,
@@ -169,7 +193,7 @@ export async function expireAction(
       );
       return "rescheduled";
     }
-    await expireLocked(tx, row, now);
+    await expireLocked(tx, locked, now);
     return "expired";
   });
 }

@@ -178,6 +178,43 @@ describe("the decision audit trail", () => {
     expect(rest.next).toBeNull();
   });
 
+  it("wakes the owner's agent page with each decision, expiry and removal, without a send", async () => {
+    const { owner, person, agent, propose } = await setup();
+    const pending = [
+      await propose({ kind: "a" }),
+      await propose({ kind: "b" }),
+      await propose({
+        kind: "c",
+        expiresAt: new Date(t.clock.now().getTime() + 60_000).toISOString(),
+      }),
+      await propose({ kind: "d" }),
+    ];
+    const heard: (string | undefined)[] = [];
+    const stop = await t.deps.notifier.subscribe(`user:${owner.id}`, (change) =>
+      heard.push(change),
+    );
+    const activity = `activity:${agent.id}`;
+    const hears = async (decide: () => Promise<unknown>) => {
+      heard.length = 0;
+      await decide();
+      await expect.poll(() => heard).toEqual([activity]);
+    };
+    try {
+      const [approved, rejected, expiring] = pending.map((action) => action.id);
+      await hears(() =>
+        decideAction(t.deps, { userRef: person.id, actionId: approved as string, approve: true }),
+      );
+      await hears(() =>
+        decideAction(t.deps, { userRef: person.id, actionId: rejected as string, approve: false }),
+      );
+      t.clock.advance(61_000);
+      await hears(() => expireAction(t.deps, expiring as string));
+      await hears(() => removeContact(t.deps, person.id, agent.id));
+    } finally {
+      stop();
+    }
+  });
+
   it("exports only the person's own decisions, with both payloads", async () => {
     const { person, propose } = await setup();
     const other = await setup();

@@ -2,6 +2,7 @@ import { createDb, withDatabase } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ManualClock } from "../clock";
 import { blockAgent } from "../consent/agent-settings";
 import { addContact } from "../contacts/contacts";
 import { createDeps } from "../deps";
@@ -211,6 +212,46 @@ describe("long-poll", () => {
     expect((await wakes.next()).value).toBeNull();
     controller.abort();
     await wakes.next();
+  });
+
+  it("skips the start's yield for a view whose data was read after the last notification", async () => {
+    const clock = new ManualClock();
+    const notifier = new Notifier(t.deps.sql, clock);
+    const controller = new AbortController();
+    const topic = "user:usr_since";
+    const start = (wakes: AsyncGenerator<string[] | null>) =>
+      Promise.race([wakes.next(), new Promise((r) => setTimeout(r, 150, "idle"))]);
+
+    // Read before this process listened: it cannot know what it missed, so the start re-reads.
+    const before = notifier.watch(topic, controller.signal, clock.now().getTime());
+    expect(await start(before)).toEqual({ done: false, value: null });
+
+    // Read since, with nothing notified after: no start yield; the next notification is first.
+    clock.advance(5000);
+    const quiet = notifier.watch(topic, controller.signal, clock.now().getTime());
+    const first = quiet.next();
+    expect(await Promise.race([first, new Promise((r) => setTimeout(r, 150, "idle"))])).toBe(
+      "idle",
+    );
+    await notifyTopics(t.deps.db, [userTopic("usr_since", "chat:cnv_1")]);
+    expect(await first).toEqual({ done: false, value: ["chat:cnv_1"] });
+    const heardAt = clock.now().getTime();
+
+    // Read within the clocks' leeway of that notification: it may have missed it.
+    clock.advance(5000);
+    const close = notifier.watch(topic, controller.signal, heardAt + 500);
+    expect(await start(close)).toEqual({ done: false, value: null });
+    // Read well after it, or after another person's notification: nothing to re-read.
+    await notifyTopics(t.deps.db, [userTopic("usr_since_other", "records")]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await start(notifier.watch(topic, controller.signal, heardAt + 2000))).toBe("idle");
+    // Read longer ago than the process remembers: the start re-reads.
+    clock.advance(60_000);
+    expect(await start(notifier.watch(topic, controller.signal, heardAt + 2000))).toEqual({
+      done: false,
+      value: null,
+    });
+    controller.abort();
   });
 
   it("hands each subscriber of a user's topic what changed, or undefined", async () => {

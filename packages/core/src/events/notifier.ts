@@ -1,5 +1,6 @@
 import type { Executor, Sql } from "@switchboard/db";
 import { type SQL, sql } from "drizzle-orm";
+import { type Clock, systemClock } from "../clock";
 
 /** The one Postgres channel every process listens on; payloads are topics. */
 export const NOTIFY_CHANNEL = "switchboard";
@@ -56,6 +57,14 @@ export function userTopicSql(userId: SQL, change: PersonChange): SQL {
 type Wake = (change?: string) => void;
 
 /**
+ * How long a process remembers when it last heard each topic, for `watch`'s `since`: long
+ * enough for a page to get from its server render to its live subscription.
+ */
+const REMEMBER_HEARD_MS = 60_000;
+/** How far two processes' clocks may disagree; `since` is moved back by it. */
+const CLOCK_SKEW_MS = 1000;
+
+/**
  * Cross-process wake-ups: each process keeps one LISTEN connection and fans notifications out
  * to in-memory subscribers. A notification only says "look again" (at most naming what changed);
  * subscribers re-read the database, so a notification lost during a reconnect costs latency,
@@ -65,8 +74,15 @@ export class Notifier {
   private readonly subscribers = new Map<string, Set<Wake>>();
   private listening: Promise<unknown> | undefined;
   private attempt = 0;
+  /** When the LISTEN last (re)started: this process has heard every notification since. */
+  private listeningSince: number | undefined;
+  /** Topic → when this process last heard it, oldest first; forgotten after a while. */
+  private readonly lastHeard = new Map<string, number>();
 
-  constructor(private readonly sql: Sql) {}
+  constructor(
+    private readonly sql: Sql,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   /**
    * Calls `onWake` for every notification on `topic` (with what changed, when named) until the
@@ -79,9 +95,15 @@ export class Notifier {
     // failed attempt's callback and may revive it later: only the current attempt's dispatches.
     const attempt = this.attempt;
     this.listening ??= this.sql
-      .listen(NOTIFY_CHANNEL, (payload) => {
-        if (attempt === this.attempt) this.dispatch(payload);
-      })
+      .listen(
+        NOTIFY_CHANNEL,
+        (payload) => {
+          if (attempt === this.attempt) this.dispatch(payload);
+        },
+        () => {
+          if (attempt === this.attempt) this.listeningSince = this.clock.now().getTime();
+        },
+      )
       .catch((error: unknown) => {
         this.attempt++;
         this.listening = undefined;
@@ -103,8 +125,12 @@ export class Notifier {
    * those that arrive while the consumer is busy. Each yield is what changed in the burst, or
    * null for "anything may have changed" (the start, or a notification that named nothing).
    * Ends when `signal` aborts.
+   *
+   * `since` (ms since the epoch) is when the view's data was read, for a page that read it on
+   * the server before it subscribed: the start's yield is skipped when this process is sure
+   * nothing was notified on `topic` since then.
    */
-  async *watch(topic: Topic, signal: AbortSignal): AsyncGenerator<string[] | null> {
+  async *watch(topic: Topic, signal: AbortSignal, since?: number): AsyncGenerator<string[] | null> {
     // What the next yield carries: "all", the changes named so far, or nothing pending.
     let pending: "all" | Set<string> | null = "all";
     let wakeConsumer: (() => void) | undefined;
@@ -115,6 +141,8 @@ export class Notifier {
       wakeConsumer?.();
     };
     const unsubscribe = await this.subscribe(topic, onWake);
+    // Subscribed first: a notification from here on wakes the view, one before is in lastHeard.
+    if (since !== undefined && pending === "all" && this.quietSince(topic, since)) pending = null;
     const onAbort = () => wakeConsumer?.();
     signal.addEventListener("abort", onAbort);
     try {
@@ -136,12 +164,35 @@ export class Notifier {
   }
 
   private dispatch(payload: string): void {
+    const now = this.clock.now().getTime();
     for (const entry of payload.split(",")) {
       const slash = entry.indexOf("/");
       const topic = slash < 0 ? entry : entry.slice(0, slash);
       const change = slash < 0 ? undefined : entry.slice(slash + 1);
+      this.lastHeard.delete(topic);
+      this.lastHeard.set(topic, now);
       for (const wake of this.subscribers.get(topic) ?? []) wake(change);
     }
+    for (const [topic, at] of this.lastHeard) {
+      if (at > now - REMEMBER_HEARD_MS) break;
+      this.lastHeard.delete(topic);
+    }
+  }
+
+  /**
+   * Whether this process has heard every notification on `topic` since `since` (listening all
+   * along, and still remembering that far back), and none came. Clocks of the process that read
+   * the data and of this one may disagree a little, so `since` is taken as a little earlier.
+   */
+  private quietSince(topic: Topic, since: number): boolean {
+    const from = since - CLOCK_SKEW_MS;
+    const now = this.clock.now().getTime();
+    return (
+      this.listeningSince !== undefined &&
+      this.listeningSince <= from &&
+      from > now - REMEMBER_HEARD_MS &&
+      (this.lastHeard.get(topic) ?? Number.NEGATIVE_INFINITY) < from
+    );
   }
 }
 

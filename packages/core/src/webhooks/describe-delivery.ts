@@ -18,7 +18,6 @@ export interface WebhookDeliveryDetail extends WebhookDelivery {
   /** The receiver's answer to the latest attempt. */
   response: { httpStatus: number | null; excerpt: string | null };
   attemptedAt: string | null;
-  createdAt: string;
   /** What went wrong, in words (null when nothing did). */
   problem: string | null;
 }
@@ -47,6 +46,7 @@ export async function getWebhookDeliveryDetail(
     latencyMs: delivery.latencyMs,
     error: delivery.error,
     nextAttemptAt: iso(delivery.nextAttemptAt),
+    createdAt: delivery.createdAt.toISOString(),
     updatedAt: delivery.updatedAt.toISOString(),
     request: {
       headers: delivery.requestHeaders ?? null,
@@ -54,7 +54,6 @@ export async function getWebhookDeliveryDetail(
     },
     response: { httpStatus: delivery.httpStatus, excerpt: delivery.responseExcerpt },
     attemptedAt: iso(delivery.attemptedAt),
-    createdAt: delivery.createdAt.toISOString(),
     problem:
       delivery.status === "succeeded"
         ? null

@@ -1,6 +1,6 @@
-import type { AgentWebhook, AgentWebhookWithSecret, WebhookDelivery } from "@switchboard/contract";
+import type { AgentWebhook, AgentWebhookWithSecret } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, isNull, notLike, or, sql } from "drizzle-orm";
+import { and, eq, isNull, notLike, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { agentOwnerTopics } from "../events/agent-control";
@@ -218,45 +218,6 @@ export async function resumeWebhook(
     await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], webhookChange));
     return { webhook: toAgentWebhook(row, now), requeued: requeued.length };
   });
-}
-
-/** Which deliveries the owner's log shows: one event's, or those in one status. */
-export interface DeliveryFilter {
-  eventId?: string;
-  status?: WebhookDelivery["status"];
-}
-
-/** The newest deliveries of an agent's webhook, for the owner's console and CLI. */
-export async function listWebhookDeliveries(
-  deps: CoreDeps,
-  agentId: string,
-  limit = 50,
-  filter: DeliveryFilter = {},
-): Promise<WebhookDelivery[]> {
-  const rows = await deps.db
-    .select()
-    .from(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.agentId, agentId),
-        filter.eventId ? eq(webhookDeliveries.eventId, filter.eventId) : undefined,
-        filter.status ? eq(webhookDeliveries.status, filter.status) : undefined,
-      ),
-    )
-    .orderBy(desc(webhookDeliveries.eventSeq))
-    .limit(limit);
-  return rows.map((row) => ({
-    eventId: row.eventId,
-    eventSeq: row.eventSeq,
-    eventType: row.eventType,
-    status: row.status,
-    attempts: row.attempts,
-    httpStatus: row.httpStatus,
-    latencyMs: row.latencyMs,
-    error: row.error,
-    nextAttemptAt: iso(row.nextAttemptAt),
-    updatedAt: row.updatedAt.toISOString(),
-  }));
 }
 
 /**

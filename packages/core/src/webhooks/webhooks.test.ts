@@ -13,6 +13,7 @@ import { createUser } from "../identity/users";
 import { metrics } from "../metrics";
 import { createTestDeps, taggedEvent } from "../testing";
 import { answerExcerpt, deliverWebhook, drainWebhook } from "./deliver-webhook";
+import { listWebhookDeliveries } from "./delivery-log";
 import { getWebhookDeliveryDetail } from "./describe-delivery";
 import { listWebhookAlerts, PLATFORM_USER } from "./owner-alerts";
 import { redeliverWebhookEvent } from "./retry-delivery";
@@ -20,7 +21,6 @@ import {
   countWaitingDeliveries,
   deleteWebhook,
   getWebhook,
-  listWebhookDeliveries,
   putWebhook,
   resumeWebhook,
   rotateWebhookSecret,

@@ -3,10 +3,12 @@
 import type { AgentUser, PersonCall } from "@switchboard/contract";
 import { useQuery } from "@tanstack/react-query";
 import { formatTime } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 
 /** The person's calls (kept live by the console: an ended call appears without a reload). */
 export function CallList() {
+  useReaderTimes();
   const trpc = useTRPC();
   const calls = useQuery(trpc.calls.list.queryOptions());
   const me = useQuery(trpc.auth.me.queryOptions());

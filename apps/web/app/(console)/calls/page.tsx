@@ -1,4 +1,5 @@
 import "./calls.css";
+import { HydrateClient, trpc } from "~/trpc/server";
 import { CallList } from "./call-list";
 
 export default function CallsPage() {
@@ -15,7 +16,9 @@ export default function CallsPage() {
           </p>
         </div>
       </div>
-      <CallList />
+      <HydrateClient queries={[trpc.calls.list.queryOptions(), trpc.auth.me.queryOptions()]}>
+        <CallList />
+      </HydrateClient>
     </>
   );
 }

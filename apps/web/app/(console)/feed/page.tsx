@@ -1,5 +1,6 @@
 import "./feed.css";
 import Link from "next/link";
+import { firstPageOnly, HydrateClient, trpc } from "~/trpc/server";
 import { FeedList } from "./_components/feed-list";
 
 export default function FeedPage() {
@@ -19,7 +20,9 @@ export default function FeedPage() {
           Add an agent
         </Link>
       </div>
-      <FeedList />
+      <HydrateClient queries={[trpc.feed.page.infiniteQueryOptions({}, firstPageOnly)]}>
+        <FeedList />
+      </HydrateClient>
     </>
   );
 }

@@ -1,5 +1,4 @@
-"use client";
-
+import { HydrateClient, trpc } from "~/trpc/server";
 import { DeveloperKeysCard } from "./_components/developer-keys-card";
 import { SelfMessages } from "./_components/self-messages";
 
@@ -16,8 +15,12 @@ export default function SelfChatPage() {
           </p>
         </div>
       </div>
-      <SelfMessages />
-      <DeveloperKeysCard />
+      <HydrateClient
+        queries={[trpc.selfChat.list.queryOptions(), trpc.developerKeys.list.queryOptions()]}
+      >
+        <SelfMessages />
+        <DeveloperKeysCard />
+      </HydrateClient>
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { protectedProcedure, router } from "../init";
 
 export const liveRouter = router({
@@ -7,10 +8,20 @@ export const liveRouter = router({
    * records, their agents' webhooks and usage). Each names what changed (`chat:<id>`,
    * `webhook:<agentId>`…, ids only), or is `null` for "anything may have changed" (the start, a
    * write that named nothing); the tab re-reads the views of it (decision 0043).
+   *
+   * `since` is when the tab's data was read (the server render of its first page): the start's
+   * wake-up is left out when nothing changed for the person since, so a page rendered with its
+   * data does not read it all again as it connects.
    */
-  changes: protectedProcedure.subscription(async function* ({ ctx, signal }) {
-    const stop = signal ?? new AbortController().signal;
-    for await (const changes of ctx.deps.notifier.watch(`user:${ctx.user.id}`, stop))
-      yield { changes };
-  }),
+  changes: protectedProcedure
+    .input(z.object({ since: z.number().int().nonnegative().optional() }).optional())
+    .subscription(async function* ({ ctx, input, signal }) {
+      const stop = signal ?? new AbortController().signal;
+      for await (const changes of ctx.deps.notifier.watch(
+        `user:${ctx.user.id}`,
+        stop,
+        input?.since,
+      ))
+        yield { changes };
+    }),
 });

@@ -1,4 +1,4 @@
-import { WebhookDelivery } from "@switchboard/contract";
+import { AgentEventType, WebhookDelivery } from "@switchboard/contract";
 import {
   countWaitingDeliveries,
   deleteWebhook,
@@ -6,8 +6,8 @@ import {
   getWebhook,
   getWebhookDeliveryDetail,
   listWebhookAlerts,
-  listWebhookDeliveries,
   putWebhook,
+  readDeliveryLog,
   redeliverWebhookEvent,
   resumeWebhook,
   retryWebhookDelivery,
@@ -19,10 +19,19 @@ import { ownedAgentProcedure, protectedProcedure, router } from "../init";
 
 const event = z.object({ eventId: z.string().min(1).max(100) });
 
-/** The delivery log's filters: one event, or one status. */
-const logFilter = z.object({
+/** Deliveries on one page of the owner's log. */
+const DELIVERY_PAGE = 20;
+
+/**
+ * The delivery log's view: its filters (one event, a status, an event type) and its page, by
+ * event seq (`before`: older than it; `after`: newer; neither: the newest).
+ */
+const logView = z.object({
   eventId: z.string().trim().max(100).optional(),
   status: WebhookDelivery.shape.status.optional(),
+  eventType: AgentEventType.optional(),
+  before: z.number().int().positive().optional(),
+  after: z.number().int().nonnegative().optional(),
 });
 
 /** An owned agent's webhook, as the owner watches and manages it (the same core as the API). */
@@ -30,16 +39,20 @@ export const webhooksRouter = router({
   /** The caller's agents whose webhook is failing (half-way to disabled) or off: the banner. */
   alerts: protectedProcedure.query(({ ctx }) => listWebhookAlerts(ctx.deps, ctx.user.id)),
   /**
-   * The webhook, its newest deliveries (filtered by event id or status), each failure in words,
-   * and how many events "Resume and retry" would send.
+   * The webhook, a page of its delivery log (filtered; with the cursors of the pages beside it),
+   * each failure in words, and how many events "Resume and retry" would send.
    */
-  get: ownedAgentProcedure.input(logFilter).query(async ({ ctx, input }) => {
-    const [webhook, deliveries, waiting] = await Promise.all([
+  get: ownedAgentProcedure.input(logView).query(async ({ ctx, input }) => {
+    const { eventId, status, eventType, before, after } = input;
+    const [webhook, log, waiting] = await Promise.all([
       getWebhook(ctx.deps, ctx.agent.id),
-      listWebhookDeliveries(ctx.deps, ctx.agent.id, 50, {
-        ...(input.eventId && { eventId: input.eventId }),
-        ...(input.status && { status: input.status }),
-      }),
+      readDeliveryLog(
+        ctx.deps,
+        ctx.agent.id,
+        { ...(eventId && { eventId }), ...(status && { status }), ...(eventType && { eventType }) },
+        before !== undefined ? { before } : after !== undefined ? { after } : {},
+        DELIVERY_PAGE,
+      ),
       countWaitingDeliveries(ctx.deps, ctx.agent.id),
     ]);
     return {
@@ -49,7 +62,9 @@ export const webhooksRouter = router({
         ...webhook,
         lastProblem: explainDeliveryError(webhook.lastError, null),
       },
-      deliveries: deliveries.map((delivery) => ({
+      older: log.older,
+      newer: log.newer,
+      deliveries: log.deliveries.map((delivery) => ({
         ...delivery,
         problem:
           delivery.status === "succeeded"

@@ -12,7 +12,7 @@ import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { type RefObject, useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
-import { formatRelative, formatWhen } from "~/components/format";
+import { formatClock, formatRelative, formatWhen, localDayKey } from "~/components/format";
 import {
   type CardTarget,
   editChanges,
@@ -23,6 +23,7 @@ import {
   type WordRow,
 } from "~/components/proposal-words";
 import { editableFields, SkillForm } from "~/components/skill-form";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "./approval-card.module.css";
 
@@ -42,6 +43,7 @@ export function ApprovalCard({
   action: AgentAction;
   target?: CardTarget | null;
 }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
   const decide = useMutation(
@@ -268,7 +270,12 @@ function CardTime({ action, decision }: { action: AgentAction; decision: ActionD
   if (action.state === "pending")
     return (
       <p className="hint" data-testid="card-expiry">
-        <time dateTime={action.expiresAt} title={formatWhen(action.expiresAt)}>
+        {/* How long is left moves on between the server's render and the browser's. */}
+        <time
+          dateTime={action.expiresAt}
+          title={formatWhen(action.expiresAt)}
+          suppressHydrationWarning
+        >
           {Date.parse(action.expiresAt) > Date.now()
             ? `Expires ${formatRelative(action.expiresAt)}`
             : "Expired"}
@@ -292,13 +299,11 @@ function CardTime({ action, decision }: { action: AgentAction; decision: ActionD
   );
 }
 
-const clock = new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" });
-const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
-
 /** "at 10:02" today, "on Sat 29 Nov, 10:02" another day. */
 function atTime(iso: string, now = new Date()): string {
-  const date = new Date(iso);
-  return sameDay(date, now) ? `at ${clock.format(date)}` : `on ${formatWhen(iso, now)}`;
+  return localDayKey(iso) === localDayKey(now.toISOString())
+    ? `at ${formatClock(iso)}`
+    : `on ${formatWhen(iso, now)}`;
 }
 
 /** A decided card's one line: who, when, from where, how much they changed. */

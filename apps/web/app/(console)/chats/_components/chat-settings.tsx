@@ -11,6 +11,7 @@ import {
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
+import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { Icon } from "~/components/icon";
@@ -222,25 +223,22 @@ export function ChatSettings({
           {conversation.blocked ? "Unblock" : "Block"}
         </button>
         {conversation.isContact && (
-          <button
-            type="button"
+          <ConfirmButton
             className="danger small"
             disabled={busy}
-            onClick={() => {
-              if (
-                window.confirm(
-                  "Remove this agent? It loses all access and its waiting requests are declined; the chat stays.",
-                )
-              )
-                void saveWith("It is no longer in your contacts.", async () => {
-                  await remove.mutateAsync({ agent });
-                  router.refresh();
-                });
-            }}
-            data-testid="setting-remove"
+            title="Remove this agent?"
+            body="It loses all access and its waiting requests are declined; the chat stays."
+            confirmLabel="Remove"
+            onConfirm={() =>
+              void saveWith("It is no longer in your contacts.", async () => {
+                await remove.mutateAsync({ agent });
+                router.refresh();
+              })
+            }
+            testId="setting-remove"
           >
             Remove from contacts
-          </button>
+          </ConfirmButton>
         )}
       </div>
     </aside>

@@ -10,6 +10,7 @@ import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
 import { Skeleton } from "~/components/skeleton";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { ApprovalCard } from "./approval-card";
 import styles from "./chat.module.css";
@@ -197,6 +198,7 @@ function MessageList({
   targets: Map<string, CardTarget>;
   older: { load: () => void; loading: boolean } | null;
 }) {
+  useReaderTimes(); // day separators
   const trpc = useTRPC();
   const agentId = conversation.agent.id;
   const list = useRef<HTMLOListElement>(null);

@@ -6,11 +6,13 @@ import { type ReactNode, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { PostComments } from "./post-comments";
 
 /** One post: the agent, its cards, the caption, and the person's like, comment and repost. */
 export function FeedPostCard({ post }: { post: FeedPost }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [commentsOpen, setCommentsOpen] = useState(false);

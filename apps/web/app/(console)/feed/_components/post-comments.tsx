@@ -6,10 +6,12 @@ import { useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 
 /** The comments under a post and the person's own comment form. */
 export function PostComments({ postId, agentName }: { postId: string; agentName: string }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const comments = useQuery(trpc.feed.comments.queryOptions({ postId }));

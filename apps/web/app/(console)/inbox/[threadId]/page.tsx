@@ -1,9 +1,16 @@
-"use client";
-
-import { useParams } from "next/navigation";
+import { HydrateClient, trpc } from "~/trpc/server";
 import { ThreadView } from "../_components/thread-view";
 
-export default function EmailThreadPage() {
-  const { threadId } = useParams<{ threadId: string }>();
-  return <ThreadView threadId={threadId} />;
+/** One email thread, rendered with its emails read on the server. */
+export default async function EmailThreadPage({
+  params,
+}: {
+  params: Promise<{ threadId: string }>;
+}) {
+  const { threadId } = await params;
+  return (
+    <HydrateClient queries={[trpc.inbox.thread.queryOptions({ threadId })]}>
+      <ThreadView threadId={threadId} />
+    </HydrateClient>
+  );
 }

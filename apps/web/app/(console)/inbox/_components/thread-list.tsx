@@ -4,11 +4,13 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { formatTime } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { namesOf } from "./names";
 
 /** The person's threads, newest activity first (kept live by the console); the open one is marked. */
 export function ThreadList() {
+  useReaderTimes();
   const trpc = useTRPC();
   const threads = useQuery(trpc.inbox.list.queryOptions());
   const open = useParams<{ threadId?: string }>().threadId;

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { nameOf, namesOf } from "./names";
 
@@ -15,6 +16,7 @@ import { nameOf, namesOf } from "./names";
  * reply box. Opening it (and each new email while it is open) marks it read.
  */
 export function ThreadView({ threadId }: { threadId: string }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const page = useQuery(trpc.inbox.thread.queryOptions({ threadId }));
   const markRead = useMutation(trpc.inbox.markRead.mutationOptions());

@@ -14,29 +14,24 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { notFound, useParams } from "next/navigation";
 import { type ReactNode, useEffect, useState } from "react";
+import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
 import { SkillForm } from "~/components/skill-form";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
+import { type RecordType, sectionOf, sections } from "./sections";
 
-type RecordType = "task" | "reminder" | "event" | "note";
 type AnyRecord = TaskRecord | ReminderRecord | EventRecord | NoteRecord;
-
-const sections = {
-  tasks: { type: "task", title: "Tasks" },
-  reminders: { type: "reminder", title: "Reminders" },
-  events: { type: "event", title: "Events" },
-  notes: { type: "note", title: "Notes" },
-} as const satisfies Record<string, { type: RecordType; title: string }>;
 
 /**
  * A person's own tasks, reminders, events or notes: what agents created with their approval and
  * what they added themselves. Each change runs the same skill an approved card runs.
  */
 export default function RecordsPage() {
-  const section = sections[useParams<{ type: string }>().type as keyof typeof sections];
+  const section = sectionOf(useParams<{ type: string }>().type);
   if (!section) notFound();
   return (
     <>
@@ -199,18 +194,17 @@ function RecordRow({
             >
               Archive
             </button>
-            <button
-              type="button"
+            <ConfirmButton
               className="danger small"
               disabled={busy}
-              onClick={() => {
-                if (window.confirm(`Delete "${record.title ?? "this note"}" for good?`))
-                  remove.mutate({ type, id: record.id });
-              }}
-              data-testid="record-delete"
+              title={`Delete “${record.title ?? "this note"}” for good?`}
+              body="This cannot be undone. To keep it but out of the way, archive it instead."
+              confirmLabel="Delete"
+              onConfirm={() => remove.mutate({ type, id: record.id })}
+              testId="record-delete"
             >
               Delete
-            </button>
+            </ConfirmButton>
           </div>
           <FormError message={error?.message} />
         </>
@@ -291,6 +285,7 @@ function ExportDecisions() {
 }
 
 function RecordDetails({ record }: { record: AnyRecord }) {
+  useReaderTimes();
   const parts: ReactNode[] = [];
   if ("dueDate" in record && record.dueDate) parts.push(`Due ${formatTime(record.dueDate)}`);
   if ("priority" in record && record.priority) parts.push(`${record.priority} priority`);

@@ -4,10 +4,12 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { formatTime } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 
 /** The self chat, newest at the bottom, kept live by the console's subscription. */
 export function SelfMessages() {
+  useReaderTimes();
   const trpc = useTRPC();
   const messages = useQuery(trpc.selfChat.list.queryOptions());
   const list = useRef<HTMLOListElement>(null);

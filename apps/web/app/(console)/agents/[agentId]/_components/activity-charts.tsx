@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import {
   Bar,
   BarChart,
@@ -21,6 +21,8 @@ import { humanize } from "~/components/proposal-words";
 import { Skeleton } from "~/components/skeleton";
 import { useTRPC } from "~/trpc/client";
 import type { RouterOutputs } from "~/trpc/router";
+import { useUrlQuery } from "../../_components/use-url-query";
+import styles from "./activity-charts.module.css";
 
 type History = RouterOutputs["agents"]["history"];
 
@@ -28,14 +30,30 @@ type History = RouterOutputs["agents"]["history"];
 const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#7f7f7f"];
 const axis = { fontSize: 12, fill: "#5b6678" };
 
+/** The time ranges the owner can pick, in days; the URL keeps the pick (`?range=7`). */
+const ranges = [7, 30, 90] as const;
+type Range = (typeof ranges)[number];
+const DEFAULT_RANGE: Range = 30;
+
+/** The range a URL asks for: one of `ranges`, else the default. */
+function rangeFrom(params: URLSearchParams): Range {
+  return ranges.find((days) => String(days) === params.get("range")) ?? DEFAULT_RANGE;
+}
+
 /**
- * The agent's last 14 UTC days as charts (recharts): messages sent and received, proposals,
- * refused sends by code, and how its webhook fared (share of events delivered, average latency).
- * Each chart has its numbers as a table under "Numbers" for screen readers and for copying.
+ * The agent's last 7, 30 or 90 UTC days as charts (recharts): messages sent and received,
+ * proposals, refused sends by code, and how its webhook fared (share of events delivered, average
+ * latency). Each chart has its numbers as a table under "Numbers" for screen readers and for
+ * copying. The previous range stays drawn while a new one loads.
  */
 export function ActivityCharts({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
-  const history = useQuery(trpc.agents.history.queryOptions({ agentId, days: 14 }));
+  const url = useUrlQuery();
+  const days = rangeFrom(url.params);
+  const history = useQuery({
+    ...trpc.agents.history.queryOptions({ agentId, days }),
+    placeholderData: keepPreviousData,
+  });
   // New counts arrive as wake-ups (`activity:`, `webhook:`); the days shift at midnight UTC.
   useRereadAt(
     trpc.agents.history.queryFilter({ agentId }),
@@ -43,14 +61,50 @@ export function ActivityCharts({ agentId }: { agentId: string }) {
   );
   return (
     <section className="card stack" aria-labelledby="activity-heading" data-testid="activity">
-      <div>
-        <h2 id="activity-heading">Activity</h2>
-        <p className="muted">The last 14 days (UTC days, as the daily ceilings count them).</p>
+      <div className={styles.head}>
+        <div>
+          <h2 id="activity-heading">Activity</h2>
+          <p className="muted" data-testid="activity-range-words">
+            The last {days} days (UTC days, as the daily ceilings count them).
+          </p>
+        </div>
+        <RangeControl
+          value={days}
+          onChange={(range) =>
+            url.change({ range: range === DEFAULT_RANGE ? null : String(range) })
+          }
+        />
       </div>
       {history.isPending && <Skeleton lines={6} label="activity charts" />}
       <FormError message={shownError(history.error)?.message} />
-      {history.data && <Charts history={history.data} />}
+      {history.data && (
+        <div aria-busy={history.isPlaceholderData}>
+          <Charts history={history.data} />
+        </div>
+      )}
     </section>
+  );
+}
+
+/** A segmented control of the ranges: one radio group, labelled, moved through by arrow keys. */
+function RangeControl({ value, onChange }: { value: Range; onChange: (range: Range) => void }) {
+  return (
+    <fieldset className={styles.range} data-testid="activity-range">
+      <legend className="visually-hidden">Time range</legend>
+      {ranges.map((days) => (
+        <label key={days} className={styles.option}>
+          <input
+            type="radio"
+            name="activity-range"
+            value={days}
+            checked={value === days}
+            onChange={() => onChange(days)}
+            data-testid={`activity-range-${days}`}
+          />
+          <span>{days} days</span>
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

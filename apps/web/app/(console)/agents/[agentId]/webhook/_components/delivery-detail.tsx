@@ -1,0 +1,62 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { formatWhen } from "~/components/format";
+import { Skeleton } from "~/components/skeleton";
+import { useTRPC } from "~/trpc/client";
+import { Exchange } from "./exchange";
+
+/** What one delivery sent and got back, and when. */
+export function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId: string }) {
+  const trpc = useTRPC();
+  const detail = useQuery(trpc.webhooks.delivery.queryOptions({ agentId, eventId }));
+  if (detail.isPending) return <Skeleton lines={4} label="the delivery" />;
+  if (detail.error) return <FormError message={shownError(detail.error)?.message} />;
+  const d = detail.data;
+  return (
+    <div className="delivery-detail" data-testid="delivery-detail">
+      <dl className="payload">
+        <div>
+          <dt>Event</dt>
+          <dd className="mono" data-testid="delivery-event-id">
+            {d.eventId}
+          </dd>
+        </div>
+        <div>
+          <dt>Created</dt>
+          <dd>{formatWhen(d.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Last attempt</dt>
+          <dd data-testid="delivery-attempted">
+            {d.attemptedAt
+              ? `${formatWhen(d.attemptedAt)}${d.latencyMs !== null ? `, answered in ${d.latencyMs.toLocaleString()} ms` : ""}`
+              : "not yet"}
+          </dd>
+        </div>
+        {d.nextAttemptAt && (
+          <div>
+            <dt>Next attempt</dt>
+            <dd>{formatWhen(d.nextAttemptAt)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Answer</dt>
+          <dd data-testid="delivery-answer">
+            {d.response.httpStatus ?? "no answer"}
+            {d.problem && <span className="delivery-problem">{d.problem}</span>}
+            {d.error && <span className="hint mono"> {d.error}</span>}
+          </dd>
+        </div>
+      </dl>
+      <Exchange
+        headers={d.request.headers}
+        body={d.request.body}
+        excerpt={d.response.excerpt}
+        testId="delivery"
+      />
+    </div>
+  );
+}

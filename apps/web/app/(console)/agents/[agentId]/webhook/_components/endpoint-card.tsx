@@ -1,0 +1,183 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { ConfirmButton } from "~/components/confirm-dialog";
+import { shownError } from "~/components/errors";
+import { onFormSubmit } from "~/components/form";
+import { FormError } from "~/components/form-error";
+import { SecretOnce } from "~/components/secret-once";
+import { useTRPC } from "~/trpc/client";
+import { TestResult } from "./test-result";
+import type { WebhookData } from "./webhook-data";
+import { HealthBadge, WebhookFacts } from "./webhook-facts";
+
+/**
+ * The webhook itself: where events go and how it is doing, and the owner's actions on it (set
+ * the URL, send a test event, resume, rotate the secret, remove it). A new secret shows once,
+ * above the card.
+ */
+export function EndpointCard({
+  agentId,
+  data,
+}: {
+  agentId: string;
+  data: WebhookData | undefined;
+}) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [secret, setSecret] = useState<string | null>(null);
+  // After a removal the Remove button is gone: focus goes to the URL field, to set one again.
+  const urlInput = useRef<HTMLInputElement>(null);
+  const [focusUrl, setFocusUrl] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+  const withSecret = {
+    onSuccess: (answer: { secret: string }) => {
+      setSecret(answer.secret);
+      return refresh();
+    },
+  };
+  const set = useMutation(trpc.webhooks.set.mutationOptions(withSecret));
+  const rotate = useMutation(trpc.webhooks.rotate.mutationOptions(withSecret));
+  const resume = useMutation(trpc.webhooks.resume.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(
+    trpc.webhooks.remove.mutationOptions({
+      onSuccess: async () => {
+        setSecret(null);
+        await refresh();
+        setFocusUrl(true);
+      },
+    }),
+  );
+  const test = useMutation(trpc.webhooks.sendTest.mutationOptions({ onSuccess: refresh }));
+  const setError = shownError(set.error, ["url"]);
+  const error = shownError(rotate.error ?? resume.error ?? remove.error ?? test.error);
+  const webhook = data?.webhook ?? null;
+  const waiting = data?.waiting ?? { waiting: 0, held: 0 };
+  const dead = waiting.waiting;
+  useEffect(() => {
+    if (!focusUrl || webhook) return;
+    urlInput.current?.focus();
+    setFocusUrl(false);
+  }, [focusUrl, webhook]);
+
+  return (
+    <>
+      {secret && (
+        <SecretOnce
+          label="Signing secret"
+          value={secret}
+          testId="webhook-secret"
+          note="Copy it now: it verifies X-Svc-Signature. You won't see it again here."
+        />
+      )}
+      <section className="card stack" aria-labelledby="webhook-heading">
+        <div className="card-head">
+          <h2 id="webhook-heading">Endpoint</h2>
+          {webhook && <HealthBadge webhook={webhook} />}
+        </div>
+        {webhook ? (
+          <WebhookFacts webhook={webhook} dead={dead} />
+        ) : (
+          data && (
+            <p className="empty" data-testid="webhook-none">
+              No webhook yet: events wait for long-poll or the stream.
+            </p>
+          )
+        )}
+        {webhook && webhook.state !== "active" && waiting.waiting > 0 && (
+          <p className="hint" data-testid="webhook-waiting">
+            {waiting.waiting === 1 ? "1 event waiting" : `${waiting.waiting} events waiting`}
+            {waiting.held > 0 ? ` (${waiting.held} committed while it was off)` : ""}. Resume and
+            retry sends them in order. Events older than the event log's retention are no longer
+            sent.
+          </p>
+        )}
+        <form
+          className="url-form"
+          onSubmit={onFormSubmit((form) =>
+            set.mutate({ agentId, url: String(form.get("url") ?? "") }),
+          )}
+        >
+          <label htmlFor="webhook-url">{webhook ? "Change the URL" : "URL"}</label>
+          <div className="url-form-row">
+            <input
+              ref={urlInput}
+              id="webhook-url"
+              name="url"
+              className="mono"
+              inputMode="url"
+              autoComplete="off"
+              placeholder="https://example.com/hooks/switchboard"
+              defaultValue={webhook?.url ?? ""}
+              key={webhook?.url}
+              data-testid="webhook-url-input"
+              {...(setError && {
+                "aria-invalid": true,
+                "aria-describedby": "webhook-url-error",
+              })}
+            />
+            <button type="submit" disabled={set.isPending} data-testid="webhook-save">
+              {set.isPending ? "Saving…" : webhook ? "Save (new secret)" : "Set webhook"}
+            </button>
+          </div>
+          <p className="hint">https only, on a public host. Saving issues a new signing secret.</p>
+        </form>
+        {setError && (
+          <p
+            className="form-error"
+            role="alert"
+            id="webhook-url-error"
+            data-testid="webhook-url-error"
+          >
+            {setError.fields.url ? `The URL ${setError.fields.url}.` : setError.message}
+          </p>
+        )}
+        {webhook && (
+          <div className="row">
+            <button
+              type="button"
+              disabled={test.isPending || webhook.state !== "active"}
+              onClick={() => test.mutate({ agentId })}
+              data-testid="webhook-test"
+            >
+              {test.isPending ? "Sending…" : "Send test event"}
+            </button>
+            {webhook.state === "disabled" && (
+              <button
+                type="button"
+                disabled={resume.isPending}
+                onClick={() => resume.mutate({ agentId })}
+                data-testid="webhook-resume"
+              >
+                Resume and retry{dead ? ` (${dead} failed)` : ""}
+              </button>
+            )}
+            <button
+              type="button"
+              className="secondary"
+              disabled={rotate.isPending}
+              onClick={() => rotate.mutate({ agentId })}
+              data-testid="webhook-rotate"
+            >
+              Rotate secret
+            </button>
+            <ConfirmButton
+              className="danger"
+              disabled={remove.isPending}
+              title="Remove the webhook?"
+              body="Events stop going to this URL and its delivery log is deleted. They stay available by long-poll and the stream."
+              confirmLabel="Remove webhook"
+              onConfirm={() => remove.mutate({ agentId })}
+              testId="webhook-delete"
+            >
+              Remove
+            </ConfirmButton>
+          </div>
+        )}
+        <FormError message={error?.message} />
+        {test.data && <TestResult result={test.data} />}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+import type { RouterOutputs } from "~/trpc/router";
+import { Exchange } from "./exchange";
+
+/** The answer to "Send test event": worked or not, in words, with what went over the wire. */
+export function TestResult({ result }: { result: RouterOutputs["webhooks"]["sendTest"] }) {
+  return (
+    <div
+      className={`test-result ${result.ok ? "ok" : "bad"}`}
+      role="status"
+      data-testid="webhook-test-result"
+    >
+      <p>
+        <strong>
+          {result.ok
+            ? `Test event delivered: answered ${result.httpStatus} in ${result.latencyMs.toLocaleString()} ms.`
+            : "Test event not delivered."}
+        </strong>{" "}
+        {result.problem}
+      </p>
+      <details>
+        <summary>What was sent and what came back</summary>
+        <Exchange
+          headers={result.request.headers}
+          body={result.request.body}
+          excerpt={result.excerpt}
+        />
+      </details>
+    </div>
+  );
+}
