@@ -173,8 +173,10 @@ function runRoute(
   const request = new Request(url, {
     method: op.method,
     headers,
-    // The caller's own: a long-poll ends when the MCP client goes away, as a REST one does.
-    signal: outer.signal,
+    // The caller's own for the one call that waits: a long-poll ends when the MCP client goes
+    // away, as a REST one does. (A Request following a signal costs an AbortController and a
+    // listener: the other calls answer at once and need none.)
+    ...(op.operationId === ops.pollUpdates.operationId && { signal: outer.signal }),
     ...(call.body !== undefined && { body: call.body }),
   });
   return route.admitted(request, { params: Promise.resolve(call.params ?? {}) }, admit);
