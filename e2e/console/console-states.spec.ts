@@ -203,7 +203,7 @@ test("the owner's agents list and agent page show activity over days", async ({ 
   const row = page.getByTestId("agent-row").filter({ hasText: "Busy Bee" });
   await expect(row.getByTestId("agent-contacts")).toHaveText("1");
   await expect(row.getByTestId("agent-last-activity")).toHaveText(/ago$/);
-  await expect(row.getByTestId("agent-sparkline").locator(".sparkline-total")).toHaveText("3");
+  await expect(row.getByTestId("agent-sparkline-total")).toHaveText("3");
   await expect(
     row.getByTestId("agent-sparkline").locator("svg path.recharts-line-curve"),
   ).toHaveCount(1);

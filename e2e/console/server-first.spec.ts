@@ -38,6 +38,8 @@ async function personWithEverything(page: Page, request: Parameters<typeof agent
     record: `Renew the passport ${tag}`,
     carded: `Book the dentist ${tag}`,
     self: `deploy ${tag} finished`,
+    owned: `Prefetch Butler ${tag}`,
+    token: `laptop ${tag}`,
   };
   const owner = await createUser(deps(), { displayName: "Owner" });
   const agent = await createAgent(deps(), {
@@ -87,7 +89,10 @@ async function personWithEverything(page: Page, request: Parameters<typeof agent
     data: { content: words.self },
   });
   expect(noted.status()).toBe(201);
-  return { me, words, conversationId, threadId };
+  // An agent of their own, idle (its usage never expires mid-test, which would re-read it).
+  const owned = await createAgent(deps(), { ownerId: me, displayName: words.owned });
+  await mintAgentToken(deps(), owned.id, { name: words.token });
+  return { me, words, conversationId, threadId, ownedId: owned.id };
 }
 
 /**
@@ -95,7 +100,7 @@ async function personWithEverything(page: Page, request: Parameters<typeof agent
  * it read, a change the pages loaded after it would hear of.
  */
 function firstHtml(world: Awaited<ReturnType<typeof personWithEverything>>) {
-  const { words, conversationId, threadId } = world;
+  const { words, conversationId, threadId, ownedId } = world;
   return [
     { path: "/chats", shows: [["chat-row", words.agent]] },
     { path: "/inbox", shows: [["inbox-thread-subject", words.subject]] },
@@ -117,6 +122,26 @@ function firstHtml(world: Awaited<ReturnType<typeof personWithEverything>>) {
       ],
     },
     { path: "/self-chat", shows: [["self-message", words.self]] },
+    { path: "/agents", shows: [["agent-row", words.owned]] },
+    {
+      path: `/agents/${ownedId}?range=7`,
+      shows: [
+        ["agent-title", words.owned],
+        ["activity-range-words", "The last 7 days"],
+        ["chart-messages", "0 sent, 0 received"],
+        ["decisions", "No decisions yet"],
+        ["token-row", words.token],
+      ],
+    },
+    {
+      path: `/agents/${ownedId}/webhook?status=dead`,
+      shows: [
+        ["breadcrumb-agent", words.owned],
+        ["webhook-none", "No webhook"],
+        ["deliveries-none", "No deliveries match these filters."],
+      ],
+    },
+    { path: "/agents/status", shows: [["service-version", "(Node "]] },
     {
       path: `/chats/${conversationId}`,
       shows: [
@@ -169,7 +194,7 @@ test("every page answers with its data in the first HTML, and the browser reads 
   browser,
   request,
 }) => {
-  test.setTimeout(120_000); // sixteen page loads, each waiting for its live link to settle
+  test.setTimeout(180_000); // twenty-four page loads, each waiting for its live link to settle
   const world = await personWithEverything(page, request);
   const wroteAt = Date.now();
 
@@ -204,7 +229,7 @@ test.describe("read in another time zone and language", () => {
     browser,
     request,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(150_000);
     const world = await personWithEverything(page, request);
     const record = (tab: Page) => tab.getByTestId("record").filter({ hasText: world.words.record });
     // The server knows neither: it writes UTC, in British English.

@@ -1,11 +1,12 @@
 import type { ReactNode } from "react";
+import styles from "./code-block.module.css";
 
 /**
  * Preformatted text in a box that scrolls when long. It takes keyboard focus, so someone without
  * a mouse can scroll it too (a heading or caption beside it says what it is).
  */
 export function CodeBlock({
-  className = "code-block",
+  className = styles.block,
   testId,
   children,
 }: {

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { ConfirmButton } from "./confirm-dialog";
-import { formatRelative, formatTime } from "./format";
-import { useReaderTimes } from "./time";
+import { formatTime } from "./format";
+import { TimeAgo, useReaderTimes } from "./time";
 
 /** What the console lists of an agent token or a developer key (never the secret itself). */
 export interface Credential {
@@ -22,14 +22,7 @@ function LastUsed({ credential }: { credential: Credential }) {
     credential.lastUsedFamily === "ipv6" ? "IPv6" : credential.lastUsedFamily && "IPv4";
   return (
     <>
-      {/* How long ago moves on between the server's render and the browser's. */}
-      <time
-        dateTime={credential.lastUsedAt}
-        title={formatTime(credential.lastUsedAt)}
-        suppressHydrationWarning
-      >
-        {formatRelative(credential.lastUsedAt)}
-      </time>
+      <TimeAgo iso={credential.lastUsedAt} />
       {family && <span className="muted"> · {family}</span>}
     </>
   );

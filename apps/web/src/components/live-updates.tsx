@@ -13,6 +13,7 @@ import {
 } from "react";
 import { useTRPC } from "~/trpc/client";
 import { rereadFilter } from "./live-rereads";
+import styles from "./live-updates.module.css";
 
 /** Re-reads at most this often while changes keep coming (a streamed reply, a busy chat). */
 const REFRESH_EVERY_MS = 150;
@@ -123,7 +124,11 @@ export function LiveUpdates() {
   const { online, link } = useConnection();
   const status = !online ? "offline" : link;
   return (
-    <span className={`live-dot ${status}`} data-testid="live-status" title={labels[status]}>
+    <span
+      className={`${styles.liveDot} ${styles[status] ?? ""}`}
+      data-testid="live-status"
+      title={labels[status]}
+    >
       {status}
     </span>
   );
@@ -141,8 +146,8 @@ export function ConnectionBanner() {
       ? "Reconnecting… Live updates are paused, so what you see may be out of date."
       : null;
   return (
-    <div className="connection-banner" role="status" data-testid="connection-banner">
-      {message && <p className={online ? "warn" : "off"}>{message}</p>}
+    <div className={styles.connectionBanner} role="status" data-testid="connection-banner">
+      {message && <p className={online ? styles.warn : styles.off}>{message}</p>}
     </div>
   );
 }

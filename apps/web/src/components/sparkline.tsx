@@ -1,7 +1,8 @@
 "use client";
 
 import { Line, LineChart, YAxis } from "recharts";
-import { formatLongDay } from "./format";
+import { formatLongDay, formatNumber } from "./format";
+import styles from "./sparkline.module.css";
 
 /**
  * A week of counts as a small line (recharts), with the numbers for screen readers. It draws
@@ -19,8 +20,8 @@ export function Sparkline({
   const total = days.reduce((sum, d) => sum + d.messages, 0);
   const spoken = days.map((d) => `${formatLongDay(d.day)}: ${d.messages}`).join("; ");
   return (
-    <span className="sparkline" data-testid={testId} title={spoken}>
-      <span aria-hidden="true" className="sparkline-chart">
+    <span className={styles.sparkline} data-testid={testId} title={spoken}>
+      <span aria-hidden="true" className={styles.chart}>
         <LineChart
           accessibilityLayer={false}
           width={84}
@@ -39,7 +40,9 @@ export function Sparkline({
           />
         </LineChart>
       </span>
-      <span className="sparkline-total nowrap">{total.toLocaleString()}</span>
+      <span className={`${styles.total} nowrap`} data-testid={testId && `${testId}-total`}>
+        {formatNumber(total)}
+      </span>
       <span className="visually-hidden">
         {label}: {spoken}
       </span>

@@ -1,7 +1,14 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { formatChatTime, formatFullTime, formatListTime, writeForReader } from "./format";
+import {
+  formatChatTime,
+  formatFullTime,
+  formatListTime,
+  formatRelative,
+  formatTime,
+  writeForReader,
+} from "./format";
 
 const noChanges = () => () => {};
 
@@ -9,16 +16,16 @@ const noChanges = () => () => {};
  * For a component that writes times (or numbers) with `format.ts`: call it first thing. While
  * the server renders and the browser hydrates, the component writes them in UTC and en-GB (the
  * server knows neither the reader's zone nor language, and hydration must write what the server
- * wrote); once the page is hydrated it renders again, in the reader's own.
+ * wrote); once the page is hydrated it renders again, in the reader's own. Says whether it is.
  */
-export function useReaderTimes(): void {
-  writeForReader(
-    useSyncExternalStore(
-      noChanges,
-      () => true,
-      () => false,
-    ),
+export function useReaderTimes(): boolean {
+  const hydrated = useSyncExternalStore(
+    noChanges,
+    () => true,
+    () => false,
   );
+  writeForReader(hydrated);
+  return hydrated;
 }
 
 /** Once the page is hydrated, times rendered from then on are the reader's, wherever written. */
@@ -47,10 +54,12 @@ function subscribe(listener: () => void) {
   };
 }
 const snapshot = () => now;
+/** The server's clock is the request's (its module's `now` is when the process started). */
+const serverSnapshot = () => (typeof window === "undefined" ? Date.now() : now);
 
 /** The current time, re-rendering every 30 s. */
 export function useNow(): Date {
-  return new Date(useSyncExternalStore(subscribe, snapshot, snapshot));
+  return new Date(useSyncExternalStore(subscribe, snapshot, serverSnapshot));
 }
 
 const styles = { message: formatChatTime, list: formatListTime } as const;
@@ -68,11 +77,14 @@ export function RelativeTime({
   style?: keyof typeof styles;
   className?: string;
 }) {
-  useReaderTimes();
+  const hydrated = useReaderTimes();
   const current = useNow();
   const full = formatFullTime(iso);
   return (
+    // The server's "now" is not the browser's: hydration keeps the server's words (a mismatch
+    // here is expected, and allowed), so the time is written afresh once the page is hydrated.
     <time
+      key={hydrated ? "reader" : "server"}
       dateTime={iso}
       title={full}
       className={className}
@@ -80,6 +92,16 @@ export function RelativeTime({
       data-testid="relative-time"
     >
       {styles[style](iso, current)}
+    </time>
+  );
+}
+
+/** How long ago (or until) a time is, "3 min ago", with its date and time on hover. */
+export function TimeAgo({ iso }: { iso: string }) {
+  return (
+    // How long ago moves on between the server's render and the browser's.
+    <time dateTime={iso} title={formatTime(iso)} suppressHydrationWarning>
+      {formatRelative(iso)}
     </time>
   );
 }

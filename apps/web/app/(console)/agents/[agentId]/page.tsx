@@ -1,85 +1,36 @@
-"use client";
+import { HydrateClient, trpc } from "~/trpc/server";
+import { type PageQuery, urlQueryFrom } from "../_components/url-query";
+import { rangeFrom } from "./_components/activity-range";
+import { AgentView } from "./_components/agent-view";
+import { DECISIONS_PER_PAGE } from "./_components/decision-pages";
 
-import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { use } from "react";
-import { useRereadAt } from "~/components/live-updates";
-import { Skeleton } from "~/components/skeleton";
-import { useTRPC } from "~/trpc/client";
-import { ActivityCharts } from "./_components/activity-charts";
-import { DecisionsCard } from "./_components/decisions-card";
-import { PauseControl } from "./_components/pause-control";
-import { ProfileCard } from "./_components/profile-card";
-import { TokensCard } from "./_components/tokens-card";
-import { UsageCard, usageExpiresAt } from "./_components/usage-card";
-
-export default function AgentPage({ params }: { params: Promise<{ agentId: string }> }) {
-  const { agentId } = use(params);
-  const trpc = useTRPC();
-  // Usage and an automatic pause change without the owner doing anything: each wakes this page
-  // (`activity:`, `agent:`). This minute's rates and today's counts expire with time; re-read then.
-  const agent = useQuery(trpc.agents.get.queryOptions({ agentId }));
-  useRereadAt(
-    trpc.agents.get.queryFilter({ agentId }),
-    agent.data ? usageExpiresAt(agent.data.usage, agent.dataUpdatedAt) : null,
-  );
-
-  if (agent.error)
-    return (
-      <div className="card">
-        <p className="form-error" role="alert">
-          {agent.error.data?.code === "not_found"
-            ? "There is no agent of yours with this id. Pick one from your agents."
-            : agent.error.message}
-        </p>
-        <Link href="/agents">Back to your agents</Link>
-      </div>
-    );
-  if (!agent.data) return <Skeleton lines={6} label="the agent" />;
-  const { agent: me, usage } = agent.data;
-
+/**
+ * An agent for its owner: its state, charts (over the URL's range), usage, decisions, tokens and
+ * profile, each card read on the server with the same input its client component asks for.
+ */
+export default async function AgentPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ agentId: string }>;
+  searchParams: Promise<PageQuery>;
+}) {
+  const { agentId } = await params;
+  const days = rangeFrom(urlQueryFrom(await searchParams));
   return (
-    <>
-      <title>{`${me.displayName ?? me.num} · Switchboard`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/agents">Agents</Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page" className="truncate">
-          {me.displayName ?? me.num}
-        </span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1 data-testid="agent-title" className="truncate" title={me.displayName ?? me.num}>
-            {me.displayName}
-          </h1>
-          <p className="mono muted" data-testid="agent-num">
-            {me.num}
-          </p>
-        </div>
-        <Link
-          href={`/agents/${agentId}/webhook`}
-          className="strong-link"
-          data-testid="agent-webhook-link"
-        >
-          Webhook →
-        </Link>
-      </div>
-      <PauseControl agentId={agentId} paused={me.paused} />
-      <ActivityCharts agentId={agentId} />
-      <UsageCard usage={usage} />
-      <DecisionsCard agentId={agentId} />
-      <TokensCard agentId={agentId} />
-      <ProfileCard
-        agentId={agentId}
-        profile={{
-          displayName: me.displayName ?? "",
-          bio: me.bio ?? "",
-          avatarUrl: me.avatarUrl ?? "",
-          requestPrivacy: me.requestPrivacy,
-          requestedScopes: me.requestedScopes,
-        }}
-      />
-    </>
+    <HydrateClient
+      queries={[
+        trpc.agents.get.queryOptions({ agentId }),
+        trpc.agents.history.queryOptions({ agentId, days }),
+        trpc.agents.decisions.queryOptions({
+          agentId,
+          before: undefined,
+          limit: DECISIONS_PER_PAGE,
+        }),
+        trpc.tokens.list.queryOptions({ agentId }),
+      ]}
+    >
+      <AgentView agentId={agentId} />
+    </HydrateClient>
   );
 }

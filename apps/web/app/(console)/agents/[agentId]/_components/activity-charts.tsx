@@ -19,26 +19,18 @@ import { formatDay } from "~/components/format";
 import { nextUtcMidnight, useRereadAt } from "~/components/live-updates";
 import { humanize } from "~/components/proposal-words";
 import { Skeleton } from "~/components/skeleton";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import type { RouterOutputs } from "~/trpc/router";
 import { useUrlQuery } from "../../_components/use-url-query";
 import styles from "./activity-charts.module.css";
+import { DEFAULT_RANGE, type Range, rangeFrom, ranges } from "./activity-range";
 
 type History = RouterOutputs["agents"]["history"];
 
 /** Series colours, distinguishable for the common kinds of colour blindness (Okabe–Ito). */
 const palette = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#7f7f7f"];
 const axis = { fontSize: 12, fill: "#5b6678" };
-
-/** The time ranges the owner can pick, in days; the URL keeps the pick (`?range=7`). */
-const ranges = [7, 30, 90] as const;
-type Range = (typeof ranges)[number];
-const DEFAULT_RANGE: Range = 30;
-
-/** The range a URL asks for: one of `ranges`, else the default. */
-function rangeFrom(params: URLSearchParams): Range {
-  return ranges.find((days) => String(days) === params.get("range")) ?? DEFAULT_RANGE;
-}
 
 /**
  * The agent's last 7, 30 or 90 UTC days as charts (recharts): messages sent and received,
@@ -47,6 +39,7 @@ function rangeFrom(params: URLSearchParams): Range {
  * copying. The previous range stays drawn while a new one loads.
  */
 export function ActivityCharts({ agentId }: { agentId: string }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const url = useUrlQuery();
   const days = rangeFrom(url.params);
@@ -126,7 +119,7 @@ function Charts({ history }: { history: History }) {
   const webhookUsed = history.days.some((d) => d.webhook.delivered + d.webhook.failed > 0);
   const noDeliveries = "No deliveries in these days";
   return (
-    <div className="charts">
+    <div className={styles.charts}>
       <Chart
         title="Messages"
         summary={`${total((d) => d.sent)} sent, ${total((d) => d.received)} received`}
@@ -223,11 +216,11 @@ function Chart({
   ];
   const margin = { top: 8, right: 8, bottom: 0, left: unit === " ms" ? -8 : -16 };
   return (
-    <figure className="chart" data-testid={testId}>
+    <figure className={styles.chart} data-testid={testId}>
       <figcaption>
         <strong>{title}</strong> <span className="hint">{summary}</span>
       </figcaption>
-      <div className="chart-area" aria-hidden="true">
+      <div className={styles.chartArea} aria-hidden="true">
         <ResponsiveContainer width="100%" height={170}>
           {kind === "bars" ? (
             <BarChart accessibilityLayer={false} data={data} margin={margin}>
@@ -255,7 +248,7 @@ function Chart({
         </ResponsiveContainer>
       </div>
       {series.length > 0 && (
-        <details className="chart-numbers">
+        <details className={styles.numbers}>
           <summary>Numbers</summary>
           <table>
             <thead>

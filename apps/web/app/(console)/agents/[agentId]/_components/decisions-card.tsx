@@ -5,10 +5,10 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatTime } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
+import { DECISIONS_PER_PAGE } from "./decision-pages";
 import styles from "./decisions-card.module.css";
-
-const PAGE = 20;
 
 /** What became of a proposal, in the owner's words. */
 function outcomeWords(decision: AgentDecision): string {
@@ -35,10 +35,13 @@ const badge = (decision: AgentDecision) =>
  * changes (edited), rejected and expired, and the decisions newest first, a page at a time.
  */
 export function DecisionsCard({ agentId }: { agentId: string }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const [pages, setPages] = useState<(DecisionCursor | undefined)[]>([undefined]);
   const before = pages[pages.length - 1];
-  const query = useQuery(trpc.agents.decisions.queryOptions({ agentId, before, limit: PAGE }));
+  const query = useQuery(
+    trpc.agents.decisions.queryOptions({ agentId, before, limit: DECISIONS_PER_PAGE }),
+  );
   const data = query.data;
 
   return (

@@ -5,6 +5,7 @@ import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatTime } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { useInvalidateAgent } from "./invalidate";
 
@@ -23,6 +24,7 @@ export function PauseControl({
   agentId: string;
   paused: { at: string; reason: string } | null;
 }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const invalidate = useInvalidateAgent(agentId);
   const pause = useMutation(trpc.agents.pause.mutationOptions({ onSuccess: invalidate }));

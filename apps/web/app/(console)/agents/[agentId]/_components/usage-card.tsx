@@ -1,5 +1,6 @@
 import { nextUtcMidnight } from "~/components/live-updates";
 import type { RouterOutputs } from "~/trpc/router";
+import styles from "./usage-card.module.css";
 
 type Usage = RouterOutputs["agents"]["get"]["usage"];
 
@@ -16,13 +17,13 @@ function Meter({
 }) {
   const share = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
   return (
-    <div className="meter" data-testid={testId}>
+    <div className={styles.meter} data-testid={testId}>
       <span>{label}</span>
       {/* The numbers beside the bar say it all; the bar is decoration for sighted readers. */}
-      <div className="bar" aria-hidden="true">
-        <span style={{ width: `${share}%` }} className={share >= 80 ? "high" : undefined} />
+      <div className={styles.bar} aria-hidden="true">
+        <span style={{ width: `${share}%` }} className={share >= 80 ? styles.high : undefined} />
       </div>
-      <span className="mono">
+      <span className={`mono ${styles.numbers}`}>
         {value} / {max}
       </span>
     </div>

@@ -1,66 +1,26 @@
-"use client";
-
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { use } from "react";
-import { shownError } from "~/components/errors";
-import { FormError } from "~/components/form-error";
-import { Skeleton } from "~/components/skeleton";
-import { useTRPC } from "~/trpc/client";
-import { useUrlQuery } from "../../_components/use-url-query";
-import { DeliveryLog } from "./_components/delivery-log";
-import { EndpointCard } from "./_components/endpoint-card";
-import { logViewFrom, logViewQuery } from "./_components/log-view";
+import { HydrateClient, trpc } from "~/trpc/server";
+import { type PageQuery, urlQueryFrom } from "../../_components/url-query";
+import { logViewFrom } from "./_components/log-view";
+import { WebhookView } from "./_components/webhook-view";
 
 /**
  * An agent's webhook for its owner: where events go, whether deliveries work (in words), and its
- * delivery log, filtered and paged as the URL says. Deliveries happen in the worker on their own
- * schedule; each settled attempt wakes this page (`webhook:<agentId>`), so it re-reads then and
- * never polls.
+ * delivery log, filtered and paged as the URL says (read on the server for the URL it came with).
+ * Deliveries happen in the worker on their own schedule; each settled attempt wakes this page
+ * (`webhook:<agentId>`), so it re-reads then and never polls.
  */
-export default function WebhookPage({ params }: { params: Promise<{ agentId: string }> }) {
-  const { agentId } = use(params);
-  const trpc = useTRPC();
-  const url = useUrlQuery();
-  const view = logViewFrom(url.params);
-  // Another page or filter keeps the rows shown until its own arrive (no flash of skeleton).
-  const data = useQuery({
-    ...trpc.webhooks.get.queryOptions({ agentId, ...view }),
-    placeholderData: keepPreviousData,
-  });
-  const agentName = data.data?.agent.displayName ?? data.data?.agent.num ?? "Agent";
-
+export default async function WebhookPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ agentId: string }>;
+  searchParams: Promise<PageQuery>;
+}) {
+  const { agentId } = await params;
+  const view = logViewFrom(urlQueryFrom(await searchParams));
   return (
-    <>
-      <title>{`Webhook · ${agentName} · Switchboard`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link href="/agents">Agents</Link>
-        <span aria-hidden="true">/</span>
-        <Link href={`/agents/${agentId}`} className="truncate" data-testid="breadcrumb-agent">
-          {agentName}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Webhook</span>
-      </nav>
-      <div className="page-head">
-        <div>
-          <h1>Webhook</h1>
-          <p className="muted">
-            Every event of this agent is POSTed, signed, to this URL. Long-poll and the stream keep
-            working whatever its state.
-          </p>
-        </div>
-      </div>
-      {data.isPending && <Skeleton lines={4} label="the webhook" />}
-      <FormError message={shownError(data.error)?.message} />
-      <EndpointCard agentId={agentId} data={data.data} />
-      <DeliveryLog
-        agentId={agentId}
-        data={data.data}
-        view={view}
-        onView={(next) => url.change(logViewQuery(next))}
-        loading={data.isPlaceholderData}
-      />
-    </>
+    <HydrateClient queries={[trpc.webhooks.get.queryOptions({ agentId, ...view })]}>
+      <WebhookView agentId={agentId} />
+    </HydrateClient>
   );
 }

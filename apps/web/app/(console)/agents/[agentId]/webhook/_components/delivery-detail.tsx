@@ -3,20 +3,23 @@
 import { useQuery } from "@tanstack/react-query";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatWhen } from "~/components/format";
+import { formatNumber, formatWhen } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
+import { useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { Exchange } from "./exchange";
+import styles from "./webhook.module.css";
 
 /** What one delivery sent and got back, and when. */
 export function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId: string }) {
+  useReaderTimes();
   const trpc = useTRPC();
   const detail = useQuery(trpc.webhooks.delivery.queryOptions({ agentId, eventId }));
   if (detail.isPending) return <Skeleton lines={4} label="the delivery" />;
   if (detail.error) return <FormError message={shownError(detail.error)?.message} />;
   const d = detail.data;
   return (
-    <div className="delivery-detail" data-testid="delivery-detail">
+    <div className={styles.deliveryDetail} data-testid="delivery-detail">
       <dl className="payload">
         <div>
           <dt>Event</dt>
@@ -32,7 +35,7 @@ export function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId:
           <dt>Last attempt</dt>
           <dd data-testid="delivery-attempted">
             {d.attemptedAt
-              ? `${formatWhen(d.attemptedAt)}${d.latencyMs !== null ? `, answered in ${d.latencyMs.toLocaleString()} ms` : ""}`
+              ? `${formatWhen(d.attemptedAt)}${d.latencyMs !== null ? `, answered in ${formatNumber(d.latencyMs)} ms` : ""}`
               : "not yet"}
           </dd>
         </div>
@@ -46,7 +49,7 @@ export function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId:
           <dt>Answer</dt>
           <dd data-testid="delivery-answer">
             {d.response.httpStatus ?? "no answer"}
-            {d.problem && <span className="delivery-problem">{d.problem}</span>}
+            {d.problem && <span className={styles.deliveryProblem}>{d.problem}</span>}
             {d.error && <span className="hint mono"> {d.error}</span>}
           </dd>
         </div>

@@ -4,13 +4,14 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatRelative, formatWhen } from "~/components/format";
-import { RelativeTime } from "~/components/time";
+import { formatNumber, formatRelative, formatWhen } from "~/components/format";
+import { RelativeTime, useReaderTimes } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
 import { DeliveryDetail } from "./delivery-detail";
 import { DeliveryFilters } from "./delivery-filters";
 import styles from "./delivery-log.module.css";
 import { isFiltered, type LogView } from "./log-view";
+import webhookStyles from "./webhook.module.css";
 import type { Delivery, WebhookData } from "./webhook-data";
 
 /** A delivery's status in a word: delivered, queued, retrying, failed (given up). */
@@ -41,6 +42,7 @@ export function DeliveryLog({
   /** A new view is being read; the rows shown are the previous view's. */
   loading: boolean;
 }) {
+  useReaderTimes();
   const { status, eventType, eventId } = view;
   const filters = { status, eventType, eventId };
   const deliveries = data?.deliveries ?? [];
@@ -181,7 +183,10 @@ function DeliveryTable({
                     </span>{" "}
                     <span className="hint nowrap">#{d.eventSeq}</span>
                     {d.problem && (
-                      <span className="delivery-problem" data-testid="delivery-problem">
+                      <span
+                        className={webhookStyles.deliveryProblem}
+                        data-testid="delivery-problem"
+                      >
                         {d.problem}
                       </span>
                     )}
@@ -206,7 +211,7 @@ function DeliveryTable({
                     {d.attempts}
                   </td>
                   <td data-label="Latency" className="nowrap" data-testid="delivery-latency">
-                    {d.latencyMs === null ? "—" : `${d.latencyMs.toLocaleString()} ms`}
+                    {d.latencyMs === null ? "—" : `${formatNumber(d.latencyMs)} ms`}
                   </td>
                   <td className="actions">
                     <div className="row">
@@ -235,7 +240,7 @@ function DeliveryTable({
                   </td>
                 </tr>
                 {shown && (
-                  <tr className="detail-row">
+                  <tr className={webhookStyles.detailRow}>
                     <td colSpan={6} id={`delivery-${d.eventId}`}>
                       <DeliveryDetail agentId={agentId} eventId={d.eventId} />
                     </td>

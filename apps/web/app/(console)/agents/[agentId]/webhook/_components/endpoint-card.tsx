@@ -9,6 +9,7 @@ import { FormError } from "~/components/form-error";
 import { SecretOnce } from "~/components/secret-once";
 import { useTRPC } from "~/trpc/client";
 import { TestResult } from "./test-result";
+import styles from "./webhook.module.css";
 import type { WebhookData } from "./webhook-data";
 import { HealthBadge, WebhookFacts } from "./webhook-facts";
 
@@ -94,13 +95,13 @@ export function EndpointCard({
           </p>
         )}
         <form
-          className="url-form"
+          className={styles.urlForm}
           onSubmit={onFormSubmit((form) =>
             set.mutate({ agentId, url: String(form.get("url") ?? "") }),
           )}
         >
           <label htmlFor="webhook-url">{webhook ? "Change the URL" : "URL"}</label>
-          <div className="url-form-row">
+          <div className={styles.urlFormRow}>
             <input
               ref={urlInput}
               id="webhook-url"

@@ -1,4 +1,5 @@
 import { CodeBlock } from "~/components/code-block";
+import styles from "./webhook.module.css";
 
 /** One request and its answer: the headers and body sent, and the start of the answer. */
 export function Exchange({
@@ -13,7 +14,7 @@ export function Exchange({
   testId?: string;
 }) {
   return (
-    <div className="detail-grid">
+    <div className={styles.detailGrid}>
       <div>
         <h4>Request headers</h4>
         <CodeBlock testId={testId && `${testId}-request-headers`}>

@@ -1,4 +1,6 @@
 import { formatWhen } from "~/components/format";
+import { useReaderTimes } from "~/components/time";
+import styles from "./webhook.module.css";
 import type { Webhook } from "./webhook-data";
 
 /** The webhook's health in a word, coloured by how much it needs the owner. */
@@ -22,8 +24,9 @@ export function HealthBadge({ webhook }: { webhook: Webhook }) {
 
 /** Where events go and how the last deliveries went: URL, failures, successes, secrets. */
 export function WebhookFacts({ webhook, dead }: { webhook: Webhook; dead: number }) {
+  useReaderTimes();
   return (
-    <dl className="payload" data-testid="webhook-facts">
+    <dl className={`payload ${styles.facts}`} data-testid="webhook-facts">
       <div>
         <dt>URL</dt>
         <dd className="mono" data-testid="webhook-url">
@@ -48,7 +51,7 @@ export function WebhookFacts({ webhook, dead }: { webhook: Webhook; dead: number
         <dd>
           {webhook.lastFailureAt ? formatWhen(webhook.lastFailureAt) : "never"}
           {webhook.lastProblem && (
-            <span className="delivery-problem" data-testid="webhook-last-problem">
+            <span className={styles.deliveryProblem} data-testid="webhook-last-problem">
               {webhook.lastProblem}
             </span>
           )}

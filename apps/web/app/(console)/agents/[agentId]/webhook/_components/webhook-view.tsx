@@ -1,0 +1,59 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { Skeleton } from "~/components/skeleton";
+import { useTRPC } from "~/trpc/client";
+import { useUrlQuery } from "../../../_components/use-url-query";
+import { DeliveryLog } from "./delivery-log";
+import { EndpointCard } from "./endpoint-card";
+import { logViewFrom, logViewQuery } from "./log-view";
+
+/** The webhook page in the browser: the log as the URL asks for it, changed as the owner filters. */
+export function WebhookView({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  const url = useUrlQuery();
+  const view = logViewFrom(url.params);
+  // Another page or filter keeps the rows shown until its own arrive (no flash of skeleton).
+  const data = useQuery({
+    ...trpc.webhooks.get.queryOptions({ agentId, ...view }),
+    placeholderData: keepPreviousData,
+  });
+  const agentName = data.data?.agent.displayName ?? data.data?.agent.num ?? "Agent";
+
+  return (
+    <>
+      <title>{`Webhook · ${agentName} · Switchboard`}</title>
+      <nav aria-label="Breadcrumb" className="breadcrumb">
+        <Link href="/agents">Agents</Link>
+        <span aria-hidden="true">/</span>
+        <Link href={`/agents/${agentId}`} className="truncate" data-testid="breadcrumb-agent">
+          {agentName}
+        </Link>
+        <span aria-hidden="true">/</span>
+        <span aria-current="page">Webhook</span>
+      </nav>
+      <div className="page-head">
+        <div>
+          <h1>Webhook</h1>
+          <p className="muted">
+            Every event of this agent is POSTed, signed, to this URL. Long-poll and the stream keep
+            working whatever its state.
+          </p>
+        </div>
+      </div>
+      {data.isPending && <Skeleton lines={4} label="the webhook" />}
+      <FormError message={shownError(data.error)?.message} />
+      <EndpointCard agentId={agentId} data={data.data} />
+      <DeliveryLog
+        agentId={agentId}
+        data={data.data}
+        view={view}
+        onView={(next) => url.change(logViewQuery(next))}
+        loading={data.isPlaceholderData}
+      />
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { formatNumber } from "~/components/format";
+import { Skeleton } from "~/components/skeleton";
+import { Sparkline } from "~/components/sparkline";
+import { TimeAgo, useReaderTimes } from "~/components/time";
+import { useTRPC } from "~/trpc/client";
+
+/** The owner's agents: contacts, last activity, the last 7 days and whether each is paused. */
+export function AgentList() {
+  useReaderTimes();
+  const trpc = useTRPC();
+  const agents = useQuery(trpc.agents.list.queryOptions());
+  return (
+    <section className="card" aria-labelledby="agents-heading">
+      <h2 id="agents-heading">Agents</h2>
+      {agents.isPending && <Skeleton label="your agents" />}
+      {agents.error && <FormError message={shownError(agents.error)?.message} />}
+      {agents.data?.length === 0 && (
+        <p className="empty" data-testid="agent-list-empty">
+          No agents yet. Create your first one below.
+        </p>
+      )}
+      {agents.data && agents.data.length > 0 && (
+        <table data-testid="agent-list" className="stack-on-phone">
+          <thead>
+            <tr>
+              <th scope="col">Agent</th>
+              <th scope="col">Contacts</th>
+              <th scope="col">Last activity</th>
+              <th scope="col">Last 7 days</th>
+              <th scope="col">State</th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.data.map((agent) => {
+              const name = agent.displayName ?? agent.num;
+              return (
+                <tr key={agent.id} data-testid="agent-row">
+                  <td className="cell-main">
+                    <Link
+                      href={`/agents/${agent.id}`}
+                      className="strong-link truncate"
+                      title={name}
+                    >
+                      {name}
+                    </Link>
+                    <span className="mono muted nowrap">{agent.num}</span>
+                  </td>
+                  <td data-label="Contacts" className="nowrap" data-testid="agent-contacts">
+                    {formatNumber(agent.contacts)}
+                  </td>
+                  <td
+                    data-label="Last activity"
+                    className="nowrap"
+                    data-testid="agent-last-activity"
+                  >
+                    {agent.lastActivityAt ? (
+                      <TimeAgo iso={agent.lastActivityAt} />
+                    ) : (
+                      <span className="muted">never</span>
+                    )}
+                  </td>
+                  <td data-label="Last 7 days">
+                    <Sparkline
+                      days={agent.last7Days}
+                      label={`Messages of ${name} on each of the last 7 days`}
+                      testId="agent-sparkline"
+                    />
+                  </td>
+                  <td data-label="State">
+                    {agent.paused ? (
+                      <span
+                        className="badge warn"
+                        title={
+                          agent.paused.reason === "owner" ? "Paused by you" : "Paused at a ceiling"
+                        }
+                      >
+                        paused
+                      </span>
+                    ) : (
+                      <span className="badge ok">active</span>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,170 @@
+"use client";
+
+import type { Readiness } from "@switchboard/contract";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { shownError } from "~/components/errors";
+import { FormError } from "~/components/form-error";
+import { formatDistance, formatNumber, formatRelative, formatWhen } from "~/components/format";
+import { Skeleton } from "~/components/skeleton";
+import { useReaderTimes } from "~/components/time";
+import { useTRPC } from "~/trpc/client";
+
+/** What the status page shows: the service's state, its work queue and the owner's webhooks. */
+export function ServiceStatus() {
+  useReaderTimes();
+  const trpc = useTRPC();
+  // Nothing announces a change of the instance's own state: read it again whenever the tab comes
+  // back into focus, however recently the page read it.
+  const status = useQuery({
+    ...trpc.instance.status.queryOptions(),
+    refetchOnWindowFocus: "always",
+  });
+  const data = status.data;
+  return (
+    <>
+      {status.isPending && <Skeleton label="the service status" />}
+      {status.error && <FormError message={shownError(status.error)?.message} />}
+      {data && (
+        <>
+          <section className="card" aria-labelledby="service-heading">
+            <h2 id="service-heading">Service</h2>
+            <dl className="payload" data-testid="service-facts">
+              <dt>State</dt>
+              <dd>
+                {data.readiness.status === "ready" ? (
+                  <span className="badge ok" data-testid="service-state">
+                    Ready
+                  </span>
+                ) : (
+                  <span className="badge bad" data-testid="service-state">
+                    Not ready
+                  </span>
+                )}{" "}
+                <span className="muted">{readinessWords(data.readiness.checks)}</span>
+              </dd>
+              <dt>Version</dt>
+              <dd data-testid="service-version">
+                {data.version} <span className="muted">(Node {data.node})</span>
+              </dd>
+              <dt>Up for</dt>
+              <dd title={formatWhen(data.startedAt)} suppressHydrationWarning>
+                {formatDistance(Date.now() - Date.parse(data.startedAt))}{" "}
+                <span className="muted">(this web process)</span>
+              </dd>
+            </dl>
+          </section>
+
+          <p className="muted" data-testid="status-checked">
+            Checked{" "}
+            <time dateTime={new Date(status.dataUpdatedAt).toISOString()}>
+              {formatWhen(new Date(status.dataUpdatedAt).toISOString())}
+            </time>
+            .{" "}
+            <button
+              type="button"
+              className="secondary small"
+              onClick={() => void status.refetch()}
+              disabled={status.isFetching}
+              data-testid="status-check-again"
+            >
+              {status.isFetching ? "Checking…" : "Check again"}
+            </button>
+          </p>
+
+          <section className="card" aria-labelledby="queue-heading">
+            <h2 id="queue-heading">Work queue</h2>
+            <p className="muted">
+              Webhook deliveries, reminders and expiring cards wait here for a worker.
+            </p>
+            <dl className="payload" data-testid="queue-facts">
+              <dt>Waiting now</dt>
+              <dd data-testid="queue-ready">
+                {formatNumber(data.queue.ready)}{" "}
+                {data.queue.ready > 0 && (
+                  <span className={data.queue.oldestSeconds > 60 ? "badge warn" : "muted"}>
+                    oldest {formatDistance(data.queue.oldestSeconds * 1000)}
+                  </span>
+                )}
+              </dd>
+              <dt>Given up</dt>
+              <dd data-testid="queue-failed">
+                {formatNumber(data.queue.failed)}{" "}
+                <span className="muted">(jobs that used every attempt)</span>
+              </dd>
+            </dl>
+          </section>
+
+          <section className="card" aria-labelledby="webhooks-heading">
+            <h2 id="webhooks-heading">Your webhooks</h2>
+            {data.failingWebhooks.length === 0 ? (
+              <p className="empty" data-testid="webhooks-healthy">
+                None of your agents' webhooks is failing.
+              </p>
+            ) : (
+              <table className="stack-on-phone" data-testid="failing-webhooks">
+                <thead>
+                  <tr>
+                    <th scope="col">Agent</th>
+                    <th scope="col">State</th>
+                    <th scope="col">Recent failures</th>
+                    <th scope="col">Last failure</th>
+                    <th scope="col">What to check</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.failingWebhooks.map((hook) => (
+                    <tr key={hook.agentId} data-testid="failing-webhook">
+                      <td className="cell-main">
+                        <Link
+                          href={`/agents/${hook.agentId}/webhook`}
+                          className="strong-link truncate"
+                        >
+                          {hook.displayName ?? hook.agentId}
+                        </Link>
+                      </td>
+                      <td data-label="State">
+                        <span className={`badge ${hook.state === "active" ? "warn" : "bad"}`}>
+                          {hook.state === "disabled"
+                            ? "Disabled"
+                            : hook.state === "paused"
+                              ? "Paused"
+                              : hook.retrying > 0
+                                ? `Retrying ${hook.retrying}`
+                                : hook.consecutiveFailures > 0
+                                  ? `Failing (${hook.consecutiveFailures} in a row)`
+                                  : "Some recent failures"}
+                        </span>
+                      </td>
+                      <td
+                        data-label="Recent failures"
+                        className="nowrap"
+                        data-testid="failure-rate"
+                      >
+                        {hook.recent > 0
+                          ? `${Math.round(hook.failureRate * 100)}% of the last ${hook.recent}`
+                          : "—"}
+                      </td>
+                      <td data-label="Last failure" className="nowrap" suppressHydrationWarning>
+                        {hook.lastFailureAt ? formatRelative(hook.lastFailureAt) : "—"}
+                      </td>
+                      <td data-label="What to check">{hook.problem ?? "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </section>
+        </>
+      )}
+    </>
+  );
+}
+
+function readinessWords(checks: Readiness["checks"]): string {
+  if (checks.draining) return "This process is shutting down.";
+  if (checks.database === "unreachable") return "The database does not answer.";
+  if (checks.migrations && checks.migrations.applied < checks.migrations.expected)
+    return `The database is behind this version (${checks.migrations.applied} of ${checks.migrations.expected} migrations): run npm run migrate.`;
+  return "Database reachable, migrations current.";
+}
