@@ -20,10 +20,10 @@ export const raisedLimits = {
 };
 
 /**
- * The service started the way `npm start` starts it (web + worker), with raised limits.
- * BENCH_CPU_PROF_DIR=dir: both processes write a V8 CPU profile there when they stop.
+ * The service started the way `npm start` starts it (web + worker), with raised limits and
+ * `env` on top. BENCH_CPU_PROF_DIR=dir: both processes write a V8 CPU profile there when they stop.
  */
-export async function startBenchService(databaseUrl: string) {
+export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}) {
   ensureWebBuild((line) => console.error(line));
   const port = await freePort();
   // biome-ignore lint/style/noProcessEnv: a benchmark switch, not service configuration.
@@ -32,7 +32,7 @@ export async function startBenchService(databaseUrl: string) {
     databaseUrl,
     port,
     wsPort: await freePort(),
-    env: { ...raisedLimits, LOG_LEVEL: "warn" },
+    env: { ...raisedLimits, LOG_LEVEL: "warn", ...env },
     ...(profileDir && { nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] }),
     output: "ignore",
   });

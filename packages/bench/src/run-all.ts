@@ -15,6 +15,7 @@ const benches = [
   "scale.ts",
   "memory.ts",
   "memory-ws.ts",
+  "console.ts",
 ];
 const args = process.argv.slice(2);
 const only = args
