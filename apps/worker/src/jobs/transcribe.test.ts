@@ -119,10 +119,14 @@ it("an engine that keeps failing is retried, then the job gives up: message.tran
         from: expect.objectContaining({ id: person.id }),
         transcript: null,
       });
-      const [job] = await failing.deps.db.execute<{ n: number }>(
-        sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'message_transcribe'`,
-      );
-      expect(job?.n).toBe(0);
+      // The queue completes the job once the task has returned, a moment after the event.
+      const left = await waitFor(async () => {
+        const [job] = await failing.deps.db.execute<{ n: number }>(
+          sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'message_transcribe'`,
+        );
+        return job?.n === 0 ? job.n : undefined;
+      }, 10);
+      expect(left).toBe(0);
     } finally {
       await runner.stop();
     }
