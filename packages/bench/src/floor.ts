@@ -39,7 +39,12 @@ export async function startFloorApp(databaseUrl: string): Promise<FloorApp> {
     if (build.status !== 0) throw new Error("building the floor app failed");
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  // BENCH_CPU_PROF_DIR=dir: the floor writes a V8 CPU profile there too, to set beside the
+  // service's (what a call costs beyond the floor's, function by function).
+  const profileDir = process.env.BENCH_CPU_PROF_DIR;
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
+  const args = [...profile, nextBin, "start", "-p", String(port), "-H", "127.0.0.1"];
+  const child = spawn(process.execPath, args, {
     cwd: floorDir,
     stdio: ["ignore", "ignore", "inherit"],
     env: {

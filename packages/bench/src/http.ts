@@ -76,6 +76,9 @@ try {
 
   const sends = `POST /messages (${AGENTS} agents)`;
   const allCalls: { name: string; request: Parameters<typeof load>[1]; rest?: string }[] = [
+    // Not an Agent API call: what the service's Next app adds to every request before any of the
+    // API's own work (its config, the HTTP edge, instrumentation), for the gap's breakdown.
+    { name: "GET /api/healthz (one select 1)", request: { method: "GET", path: "/api/healthz" } },
     {
       name: "GET /me",
       request: { method: "GET", path: "/api/agent/v1/me", headers: { authorization: first.auth } },
