@@ -26,7 +26,6 @@ export const raisedLimits = {
 export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}) {
   ensureWebBuild((line) => console.error(line));
   const port = await freePort();
-  // biome-ignore lint/style/noProcessEnv: a benchmark switch, not service configuration.
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   return startService({
     databaseUrl,

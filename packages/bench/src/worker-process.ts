@@ -18,7 +18,6 @@ export async function startWorkerProcess(
 ): Promise<{ port: number; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   // BENCH_CPU_PROF_DIR=dir: the worker writes a V8 CPU profile there when it stops.
-  // biome-ignore lint/style/noProcessEnv: a benchmark switch, not service configuration.
   const profileDir = process.env.BENCH_CPU_PROF_DIR;
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", workerMain], {

@@ -93,7 +93,10 @@ export const ConfigSchema = z.object({
   STREAM_REPLY_IDLE_S: positive(60),
   /** How often the server pings each stream connection, renews its lease and re-checks its token. */
   STREAM_HEARTBEAT_S: positive(30),
-  /** Days events are kept (0: forever, the default; agents may replay from seq 0). */
+  /**
+   * Days events are kept at least (0: forever, the default; agents may replay from seq 0): the
+   * log's partitions are a quarter of this wide and one is dropped once all of it is older.
+   */
   EVENT_RETENTION_DAYS: count(0),
   /** Days finished webhook delivery records are kept (0: forever, the default). */
   DELIVERY_RETENTION_DAYS: count(0),

@@ -22,7 +22,9 @@ export function createDb(url: string, options: DbOptions = {}) {
     max: options.max ?? 10,
     idle_timeout: 60,
     onnotice: () => {},
-    connection: { application_name: applicationName },
+    // Prepared statements keep one generic plan (decision 0047): a custom plan is planned again on
+    // every call, which over the event log's partitions costs more than running the read.
+    connection: { application_name: applicationName, plan_cache_mode: "force_generic_plan" },
     ...(options.debug && { debug: options.debug }),
   });
   const db = drizzle(preparedStatements(sql), { schema, casing: "snake_case" });

@@ -41,7 +41,7 @@ it("keeps the ephemeral tables out of the WAL and the durable ones in it", async
   try {
     const rows = await sql<{ relname: string; relpersistence: string }[]>`
       select relname, relpersistence from pg_class
-      where relkind = 'r' and relnamespace = 'public'::regnamespace`;
+      where relkind in ('r', 'p') and relnamespace = 'public'::regnamespace`;
     const persistence = Object.fromEntries(rows.map((r) => [r.relname, r.relpersistence]));
     // u: unlogged (per-minute counters, leases), p: permanent.
     expect(persistence).toMatchObject({

@@ -86,7 +86,8 @@ export async function appendEvents(
  * per agent, so its deliveries keep their order and a slow receiver holds up only its own agent.
  * A webhook that is turned off gets its rows too, held (`dead`, not attempted): "Resume and
  * retry" sends them in seq order, so no event of the disabled period is lost (within the event
- * log's retention, which removes the deliveries of the events it removes).
+ * log's retention, which removes the deliveries of the events it removes). The rows are found
+ * by id and by this append's time, so only the log's current partition is read (decision 0047).
  */
 async function enqueueWebhookDeliveries(
   tx: Tx,
@@ -105,6 +106,7 @@ async function enqueueWebhookDeliveries(
       ${at}::timestamptz, ${at}::timestamptz
     from ${events} e join ${webhooks} w on w.agent_id = e.agent_id
     where e.id in ${rows.map((row) => row.id)}
+      and e.ts = ${at}::timestamptz
     order by e.seq
     returning agent_id, status
   `)) as unknown as { agent_id: string; status: string }[];

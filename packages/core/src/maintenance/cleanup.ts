@@ -2,22 +2,28 @@ import { schema } from "@switchboard/db";
 import { and, inArray, lt } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { endAbandonedReplies } from "../messaging/streamed-replies";
+import { dropExpiredEvents, ensureEventPartitions } from "./event-partitions";
 
-const { rateCounters, parkedPolls, endedSessions, events, webhookDeliveries } = schema;
+const { rateCounters, parkedPolls, endedSessions, webhookDeliveries } = schema;
 
 /**
  * Removes state that has run out: past rate windows (kept a day for the console), stale leases,
- * signed-out sessions past their own expiry, and streamed replies whose connection is gone. And,
- * when the operator sets a retention (default: keep everything; agents may replay from seq 0),
- * events older than EVENT_RETENTION_DAYS and finished webhook deliveries older than
- * DELIVERY_RETENTION_DAYS (a pending delivery is never dropped).
+ * signed-out sessions past their own expiry, and streamed replies whose connection is gone.
+ * Keeps the event log's partitions ready two days ahead. And, when the operator sets a
+ * retention (default: keep everything; agents may replay from seq 0), drops the event log's
+ * partitions wholly older than EVENT_RETENTION_DAYS (event-partitions.ts: events are kept at
+ * least that long) and deletes finished webhook deliveries older than DELIVERY_RETENTION_DAYS
+ * (a pending delivery is never dropped).
  */
 export async function cleanupExpired(deps: CoreDeps): Promise<{
   rateCounters: number;
   parkedPolls: number;
   replies: number;
   endedSessions: number;
-  events: number;
+  /** Event log partitions added ahead and dropped past the retention, by name. */
+  eventPartitions: { created: string[]; dropped: string[] };
+  /** Events deleted one by one: those past the retention that no partition held. */
+  strayEvents: number;
   deliveries: number;
 }> {
   const now = deps.clock.now();
@@ -39,9 +45,12 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
     deps,
     new Date(now.getTime() - 2 * deps.config.STREAM_REPLY_IDLE_S * 1000),
   );
+  const created = await ensureEventPartitions(deps, now);
   const retention = await applyRetention(deps, now);
   return {
-    ...retention,
+    eventPartitions: { created, dropped: retention.partitions },
+    strayEvents: retention.strayEvents,
+    deliveries: retention.deliveries,
     rateCounters: counters.length,
     parkedPolls: leases.length,
     replies,
@@ -66,26 +75,7 @@ async function applyRetention(deps: CoreDeps, now: Date) {
         )
         .returning({ id: webhookDeliveries.id })
     ).length;
-  let removed = 0;
-  if (eventDays > 0) {
-    const gone = await deps.db
-      .delete(events)
-      .where(lt(events.ts, new Date(now.getTime() - eventDays * DAY_MS)))
-      .returning({ id: events.id });
-    removed = gone.length;
-    // Deliveries of events that are gone have nothing left to send.
-    for (let i = 0; i < gone.length; i += 1000)
-      deliveries += (
-        await deps.db
-          .delete(webhookDeliveries)
-          .where(
-            inArray(
-              webhookDeliveries.eventId,
-              gone.slice(i, i + 1000).map((event) => event.id),
-            ),
-          )
-          .returning({ id: webhookDeliveries.id })
-      ).length;
-  }
-  return { events: removed, deliveries };
+  if (eventDays === 0) return { partitions: [], strayEvents: 0, deliveries };
+  const gone = await dropExpiredEvents(deps, now, eventDays);
+  return { ...gone, deliveries: deliveries + gone.deliveries };
 }

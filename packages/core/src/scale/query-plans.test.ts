@@ -76,13 +76,17 @@ function literal(value: unknown): string {
 async function wastefulReadsOf(run: () => Promise<unknown>) {
   statements = [];
   await run();
-  const large = new Set(
-    (
-      await t.deps.sql<{ relname: string }[]>`
-        select relname from pg_class
-        where relkind = 'r' and relnamespace = 'public'::regnamespace and reltuples >= ${LARGE_TABLE_ROWS}`
-    ).map((row) => row.relname),
-  );
+  // A partition (of the event log, decision 0047) is a table of its own in a plan; it counts
+  // as large by its own size and is named here by its partitioned table.
+  const tables = await t.deps.sql<{ relname: string; logical: string }[]>`
+    select c.relname, coalesce(p.relname, c.relname) as logical
+    from pg_class c
+    left join pg_inherits i on i.inhrelid = c.oid
+    left join pg_class p on p.oid = i.inhparent
+    where c.relkind = 'r' and c.relnamespace = 'public'::regnamespace
+      and c.reltuples >= ${LARGE_TABLE_ROWS}`;
+  const large = new Set(tables.map((row) => row.relname));
+  const largeTables = new Set(tables.map((row) => row.logical));
   const found: { query: string; plan: string; waste: string[] }[] = [];
   for (const { query, parameters } of statements) {
     const read = /^\s*(select|with)\b/i.test(query);
@@ -105,7 +109,7 @@ async function wastefulReadsOf(run: () => Promise<unknown>) {
         found.push({ query, plan: "generic", waste: wasteIn(generic, large) });
       });
   }
-  return { large, found };
+  return { large: largeTables, found };
 }
 
 it("GET /updates, the cursor, history and GET /conversations read only what they answer", async () => {

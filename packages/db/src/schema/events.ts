@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgSequence, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  unique,
+} from "drizzle-orm/pg-core";
 
 export const eventsSeq = pgSequence("events_seq");
 
@@ -7,12 +17,18 @@ export const eventsSeq = pgSequence("events_seq");
  * The event log. `seq` is global and assigned under a transaction-level advisory lock taken
  * right before the insert (see core/events/append-event.ts), so seq order equals commit order
  * and a reader of "seq > cursor" can never skip a row that commits later.
+ *
+ * Partitioned by range of `ts` (migration 0019, decision 0047): drizzle cannot declare that, so
+ * the migration does, and core/maintenance/event-partitions.ts adds partitions ahead and drops
+ * them past the retention. A partitioned table's keys must include `ts`, hence (seq, ts) and
+ * (id, ts); seq and id stay unique on their own because seq comes from one sequence and id is
+ * random.
  */
 export const events = pgTable(
   "events",
   {
-    seq: bigint({ mode: "number" }).primaryKey().default(sql`nextval('events_seq')`),
-    id: text().notNull().unique(),
+    seq: bigint({ mode: "number" }).notNull().default(sql`nextval('events_seq')`),
+    id: text().notNull(),
     agentId: text().notNull(),
     /**
      * The person the event is about (sender, adder, record owner), or null. Payloads are stored
@@ -25,5 +41,9 @@ export const events = pgTable(
     ts: timestamp({ withTimezone: true }).notNull(),
     payload: jsonb().$type<Record<string, unknown>>().notNull(),
   },
-  (t) => [index("events_agent_seq_idx").on(t.agentId, t.seq)],
+  (t) => [
+    primaryKey({ columns: [t.seq, t.ts] }),
+    unique().on(t.id, t.ts),
+    index("events_agent_seq_idx").on(t.agentId, t.seq),
+  ],
 );
