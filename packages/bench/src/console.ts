@@ -8,7 +8,7 @@ import {
   addContact,
   createAgent,
   createUser,
-  listPersonConversations,
+  listPersonChatRows,
   sendAgentMessage,
   sendPersonEmail,
 } from "@switchboard/core";
@@ -19,11 +19,12 @@ import { type ConsoleSession, newContext, signIn, startConsoleRun } from "./cons
  * `npm run bench`, console: what a person with 1,000 chats, one of them 10,000 messages long,
  * waits for. The service is started the way `npm start` starts it; the person signs in through
  * next-auth's endpoints as the sign-in form does.
- *  - The server-rendered HTML of the long chat and of the chat list (both carry the list of
- *    1,000): time to the answer's headers (TTFB) and to its last byte, p50/p95 of REQUESTS
- *    requests after warm-ups, gzip as a browser asks. Target: the last byte in < 300 ms. Beside
- *    them, the list's data alone (tRPC, and core in-process), and the same long chat for a
- *    person who has only it, to tell the list's cost from the chat's.
+ *  - The server-rendered HTML of the long chat and of the chat list (both carry the list's
+ *    first page of the 1,000, and must not carry the oldest chat): time to the answer's headers
+ *    (TTFB) and to its last byte, p50/p95 of REQUESTS requests after warm-ups, gzip as a browser
+ *    asks. Target: the last byte in < 300 ms. Beside them, the list's first page alone (tRPC,
+ *    and core in-process), and the same long chat for a person who has only it, to tell the
+ *    list's cost from the chat's.
  *  - The long chat in Chromium, LOADS loads in a fresh context (empty cache) and then again in
  *    the same one (scripts cached): Chromium's Navigation Timing, and "interactive", defined as
  *    the moment (from navigation start, checked every 5 ms in the page) React has hydrated the
@@ -32,7 +33,8 @@ import { type ConsoleSession, newContext, signIn, startConsoleRun } from "./cons
  *    The same for the person with only the long chat.
  *  - The JavaScript each console page loads (every script until the load event and a settle),
  *    as served (gzip) and unpacked, from Chromium's Resource Timing, on an empty cache.
- * A missed target fails the run. `--quick`: the same data, fewer requests and loads.
+ * A missed target is marked "missed" (in its row and in a last line); the run still exits 0: a
+ * bench reports, it does not gate. `--quick`: the same data, fewer requests and loads.
  */
 const quick = process.argv.includes("--quick");
 const CHATS = 1_000;
@@ -176,14 +178,25 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 }
 
-/** REQUESTS timed GETs of `path` (after warm-ups); each must be the page with `mustShow`. */
-async function measureHtml(session: ConsoleSession, path: string, mustShow: string[]) {
+/**
+ * REQUESTS timed GETs of `path` (after warm-ups); each must be the page with `mustShow`, and
+ * without `mustNotShow` (the list's later pages).
+ */
+async function measureHtml(
+  session: ConsoleSession,
+  path: string,
+  mustShow: string[],
+  mustNotShow: string[] = [],
+) {
   const answers: Answer[] = [];
   for (let i = 0; i < WARM_UPS + REQUESTS; i++) {
     const answer = await timedGet(`${base}${path}`, session.header);
     const missing = mustShow.filter((text) => !answer.html.includes(text));
-    if (answer.status !== 200 || missing.length > 0)
-      throw new Error(`${path} answered ${answer.status} without ${missing.join(", ")}`);
+    const extra = mustNotShow.filter((text) => answer.html.includes(text));
+    if (answer.status !== 200 || missing.length > 0 || extra.length > 0)
+      throw new Error(
+        `${path} answered ${answer.status} without ${missing.join(", ")}, with ${extra.join(", ")}`,
+      );
     if (i >= WARM_UPS) answers.push(answer);
   }
   const last = answers.at(-1) as Answer;
@@ -300,6 +313,8 @@ async function weigh(session: ConsoleSession | null, path: string): Promise<Weig
 }
 
 const ms = (n: number) => n.toFixed(0);
+/** A row's mark against its target. */
+const verdict = (within: boolean) => (within ? "yes" : "**missed**");
 const kb = (n: number) => n.toFixed(1);
 const fmt = (n: number) => n.toLocaleString("en");
 
@@ -312,14 +327,17 @@ try {
   const soloSession = await signIn(base, soloEmail, PASSWORD);
   const misses: string[] = [];
 
-  // The newest message, and the chat at the bottom of the list (the whole list is in the HTML).
+  // The newest message, and the list's first page: its newest helper, not its oldest.
+  const newest = "Helper 0999";
+  const oldest = "Helper 0001";
   const html = {
     [`/chats/<id> (${fmt(MESSAGES)} messages)`]: await measureHtml(
       session,
       `/chats/${conversationId}`,
-      [`Item ${MESSAGES}`, "Helper 0001"],
+      [`Item ${MESSAGES}`, newest],
+      [oldest],
     ),
-    [`/chats (${fmt(CHATS)} chats)`]: await measureHtml(session, "/chats", ["Helper 0001"]),
+    [`/chats (${fmt(CHATS)} chats)`]: await measureHtml(session, "/chats", [newest], [oldest]),
     [`/chats/<id> (${fmt(MESSAGES)} messages, the person's only chat)`]: await measureHtml(
       soloSession,
       `/chats/${soloChat}`,
@@ -329,19 +347,19 @@ try {
   const htmlRows = Object.entries(html).map(([name, m]) => {
     const within = percentile(m.total, 95) < HTML_TARGET_MS;
     if (!within) misses.push(`${name}: p95 ${ms(percentile(m.total, 95))} ms`);
-    return `| ${name} | ${ms(percentile(m.firstByte, 50))} | ${ms(percentile(m.firstByte, 95))} | ${ms(percentile(m.total, 50))} | ${ms(percentile(m.total, 95))} | ${kb(m.gzipKb)} (${kb(m.rawKb)}) | ${within ? "yes" : "**no**"} |`;
+    return `| ${name} | ${ms(percentile(m.firstByte, 50))} | ${ms(percentile(m.firstByte, 95))} | ${ms(percentile(m.total, 50))} | ${ms(percentile(m.total, 95))} | ${kb(m.gzipKb)} (${kb(m.rawKb)}) | ${verdict(within)} |`;
   });
-  // Where the list's time goes: its data alone, over tRPC and in-process (no target).
-  const listData = await measureHtml(session, "/api/trpc/chats.list", ["Helper 0001"]);
+  // Where the list's time goes: its first page alone, over tRPC and in-process (no target).
+  const listData = await measureHtml(session, "/api/trpc/chats.list", [newest], [oldest]);
   const listRead: number[] = [];
   for (let i = 0; i < WARM_UPS + REQUESTS; i++) {
     const started = performance.now();
-    await listPersonConversations(deps, personId);
+    await listPersonChatRows(deps, personId);
     if (i >= WARM_UPS) listRead.push(performance.now() - started);
   }
   htmlRows.push(
-    `| tRPC \`chats.list\` (the list's data, JSON) | ${ms(percentile(listData.firstByte, 50))} | ${ms(percentile(listData.firstByte, 95))} | ${ms(percentile(listData.total, 50))} | ${ms(percentile(listData.total, 95))} | ${kb(listData.gzipKb)} (${kb(listData.rawKb)}) | |`,
-    `| core \`listPersonConversations\` (in-process) | | | ${ms(percentile(listRead, 50))} | ${ms(percentile(listRead, 95))} | | |`,
+    `| tRPC \`chats.list\` (the list's first page, JSON) | ${ms(percentile(listData.firstByte, 50))} | ${ms(percentile(listData.firstByte, 95))} | ${ms(percentile(listData.total, 50))} | ${ms(percentile(listData.total, 95))} | ${kb(listData.gzipKb)} (${kb(listData.rawKb)}) | |`,
+    `| core \`listPersonChatRows\`, first page (in-process) | | | ${ms(percentile(listRead, 50))} | ${ms(percentile(listRead, 95))} | | |`,
   );
 
   const chat = await measureChat(session, `/chats/${conversationId}`);
@@ -353,7 +371,7 @@ try {
     if (!within) misses.push(`chat in Chromium, ${name}: interactive at ${ms(worst)} ms`);
     const cell = (pick: (t: Timing) => number) =>
       `${ms(percentile(of(pick), 50))} / ${ms(Math.max(...of(pick)))}`;
-    return `| ${name} | ${cell((t) => t.ttfb)} | ${cell((t) => t.domInteractive)} | ${cell((t) => t.domContentLoaded)} | ${cell((t) => t.load)} | ${cell((t) => t.interactive)} | ${within ? "yes" : "**no**"} |`;
+    return `| ${name} | ${cell((t) => t.ttfb)} | ${cell((t) => t.domInteractive)} | ${cell((t) => t.domContentLoaded)} | ${cell((t) => t.load)} | ${cell((t) => t.interactive)} | ${verdict(within)} |`;
   };
 
   const signedIn: Record<string, string> = {
@@ -413,10 +431,10 @@ try {
       ),
     ].join("\n"),
   );
-  if (misses.length > 0) {
-    console.error(`Console targets missed: ${misses.join("; ")}`);
-    process.exitCode = 1;
-  }
+  // Reported, not enforced: the run's exit status is the bench's own health, not the targets'.
+  console.log(
+    misses.length > 0 ? `Console targets missed: ${misses.join("; ")}` : "Console targets: all met",
+  );
 } finally {
   await run.stop();
 }

@@ -128,7 +128,13 @@ export { getMessageAudio, type MessageAudio } from "./messaging/get-message-audi
 export { getPersonMessageMedia } from "./messaging/get-person-message-media";
 export { listAgentConversations } from "./messaging/list-agent-conversations";
 export { listAgentMessages } from "./messaging/list-agent-messages";
-export { listPersonConversations } from "./messaging/list-person-conversations";
+export {
+  CHAT_LIST_PAGE_SIZE,
+  listPersonChatRows,
+  listPersonConversations,
+  type PersonChatRow,
+  type PersonChatRowPage,
+} from "./messaging/list-person-conversations";
 export { listPersonMessages } from "./messaging/list-person-messages";
 export { markConversationRead } from "./messaging/mark-conversation-read";
 export { markReadByPerson } from "./messaging/mark-read-by-person";

@@ -21,12 +21,16 @@ function tab() {
     [trpc.chats.page.infiniteQueryKey({ chat: "cnv_b" }), page("cnv_b", 0)],
     // A chat opened by the agent's number: known by what it loaded.
     [trpc.chats.page.infiniteQueryKey({ chat: "800-000-001" }), page("cnv_c", 0)],
+    // The chat list, a page at a time: cnv_b on its second page.
     [
-      trpc.chats.list.queryKey(),
-      [
-        { id: "cnv_a", unreadCount: 1 },
-        { id: "cnv_b", unreadCount: 0 },
-      ],
+      trpc.chats.list.infiniteQueryKey({}),
+      {
+        pages: [
+          { chats: [{ id: "cnv_a", unreadCount: 1 }], nextCursor: "1.cnv_a" },
+          { chats: [{ id: "cnv_b", unreadCount: 0 }], nextCursor: null },
+        ],
+        pageParams: [null, "1.cnv_a"],
+      },
     ],
     [trpc.chats.agent.queryKey({ chat: "cnv_a" }), {}],
     [trpc.inbox.thread.queryKey({ threadId: "eth_1" }), {}],

@@ -14,7 +14,7 @@ const rereads: Record<string, (trpc: TRPC, id: string) => QueryFilters[]> = {
   // A message, a card, a reaction, typing, the agent's read mark: the chat, and the chat list.
   chat: (trpc, id) => [
     trpc.chats.page.pathFilter({ predicate: (query) => showsChat(query, id) }),
-    trpc.chats.list.queryFilter(),
+    trpc.chats.list.pathFilter(),
   ],
   // The person's own read mark only lowers unread counts: a view that already shows none (this
   // tab marked it, and cleared its counts as it did) has nothing to re-read.
@@ -22,7 +22,7 @@ const rereads: Record<string, (trpc: TRPC, id: string) => QueryFilters[]> = {
     trpc.chats.page.pathFilter({
       predicate: (query) => showsChat(query, id) && pageShowsUnread(query.state.data),
     }),
-    trpc.chats.list.queryFilter(undefined, {
+    trpc.chats.list.pathFilter({
       predicate: (query) => listShowsUnread(query.state.data, id),
     }),
   ],
@@ -93,7 +93,14 @@ function pageShowsUnread(data: unknown): boolean {
   return !pages || pages.some((page) => page.conversation.unreadCount > 0);
 }
 
+type ChatListPage = { chats: { id: string; unreadCount: number }[] };
+
+/** A chat list (its loaded pages, or one page read alone) that shows the chat unread. */
 function listShowsUnread(data: unknown, conversationId: string): boolean {
-  const chats = data as { id: string; unreadCount: number }[] | undefined;
-  return !chats || chats.some((chat) => chat.id === conversationId && chat.unreadCount > 0);
+  const list = data as { pages: ChatListPage[] } | ChatListPage | undefined;
+  if (!list) return true;
+  const pages = "pages" in list ? list.pages : [list];
+  return pages.some((page) =>
+    page.chats.some((chat) => chat.id === conversationId && chat.unreadCount > 0),
+  );
 }

@@ -89,6 +89,27 @@ export async function findPersonChatMessage(deps: CoreDeps, userRef: string, mes
   return { chat, messageId: message.id };
 }
 
+/** A chat row's count of the agent's messages the person has not read (joined on the contact). */
+export const unreadCount = () =>
+  sql<number>`(
+    select count(*)::int from ${messages}
+    where ${messages.conversationId} = ${conversations.id}
+      and ${messages.senderId} = ${agentContacts.agentId}
+      and ${messages.pos} > coalesce((
+        select ${conversationReads.lastReadPos} from ${conversationReads}
+        where ${conversationReads.conversationId} = ${conversations.id}
+          and ${conversationReads.userId} = ${agentContacts.userId}), 0)
+  )`.mapWith(Number);
+
+/** Until when the chat's agent shows as typing, or null (joined on the contact). */
+export const agentTypingUntil = (now: Date) =>
+  sql<Date | null>`(
+    select ${typingIndicators.until} from ${typingIndicators}
+    where ${typingIndicators.conversationId} = ${conversations.id}
+      and ${typingIndicators.userId} = ${agentContacts.agentId}
+      and ${typingIndicators.until} > ${now.toISOString()}::timestamptz
+  )`.mapWith(typingIndicators.until);
+
 /**
  * The person's chats with agents as a chat list shows them, newest activity first; one chat
  * when `conversationId` is given.
@@ -105,21 +126,8 @@ export async function loadPersonConversations(
       conversation: conversations,
       agent: agentUser,
       requestedScopes: agents.requestedScopes,
-      unreadCount: sql<number>`(
-        select count(*)::int from ${messages}
-        where ${messages.conversationId} = ${conversations.id}
-          and ${messages.senderId} = ${agentContacts.agentId}
-          and ${messages.pos} > coalesce((
-            select ${conversationReads.lastReadPos} from ${conversationReads}
-            where ${conversationReads.conversationId} = ${conversations.id}
-              and ${conversationReads.userId} = ${agentContacts.userId}), 0)
-      )`.mapWith(Number),
-      agentTypingUntil: sql<Date | null>`(
-        select ${typingIndicators.until} from ${typingIndicators}
-        where ${typingIndicators.conversationId} = ${conversations.id}
-          and ${typingIndicators.userId} = ${agentContacts.agentId}
-          and ${typingIndicators.until} > ${now.toISOString()}::timestamptz
-      )`.mapWith(typingIndicators.until),
+      unreadCount: unreadCount(),
+      agentTypingUntil: agentTypingUntil(now),
     })
     .from(agentContacts)
     .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))

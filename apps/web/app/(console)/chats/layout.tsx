@@ -1,14 +1,17 @@
 import type { ReactNode } from "react";
-import { HydrateClient, trpc } from "~/trpc/server";
+import { firstPageOnly, HydrateClient, trpc } from "~/trpc/server";
 import { ChatList } from "./_components/chat-list";
 import { ChatsShell } from "./_components/chats-shell";
 
-/** Chats: the person's chats with agents beside the one open (or the consent card). */
+/**
+ * Chats: the person's chats with agents beside the one open (or the consent card). The server
+ * renders the list's first page only; the rest loads as the person scrolls.
+ */
 export default function ChatsLayout({ children }: { children: ReactNode }) {
   return (
     <ChatsShell
       list={
-        <HydrateClient queries={[trpc.chats.list.queryOptions()]}>
+        <HydrateClient queries={[trpc.chats.list.infiniteQueryOptions({}, firstPageOnly)]}>
           <ChatList />
         </HydrateClient>
       }

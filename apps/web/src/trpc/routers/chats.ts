@@ -6,7 +6,7 @@ import {
   describeActionTargets,
   describeChatAgent,
   getConsentCard,
-  listPersonConversations,
+  listPersonChatRows,
   listPersonMessages,
   markReadByPerson,
   reactAsPerson,
@@ -34,7 +34,20 @@ const scopes = z.array(z.string());
 const CHAT_PAGE_SIZE = 50;
 
 export const chatsRouter = router({
-  list: protectedProcedure.query(({ ctx }) => listPersonConversations(ctx.deps, ctx.user.id)),
+  /**
+   * A page of the chat list, newest activity first: what each row shows, and the cursor of the
+   * next page (null at the oldest chat).
+   */
+  list: protectedProcedure
+    .input(
+      z
+        .object({
+          cursor: z.string().nullish(),
+          limit: z.number().int().min(1).max(100).optional(),
+        })
+        .optional(),
+    )
+    .query(({ ctx, input }) => listPersonChatRows(ctx.deps, ctx.user.id, input)),
 
   consentCard: protectedProcedure
     .input(agent)

@@ -1,19 +1,30 @@
 "use client";
 
-import type { PersonConversation } from "@switchboard/contract";
-import { useQuery } from "@tanstack/react-query";
+import { notifyManager, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { RelativeTime } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
+import type { RouterOutputs } from "~/trpc/router";
 import styles from "./chat.module.css";
 import { messagePreview } from "./message-preview";
 
-/** The person's chats, newest activity first (kept live by the console); the open one is marked. */
+type ChatRow = RouterOutputs["chats"]["list"]["chats"][number];
+
+/**
+ * The person's chats, newest activity first (kept live by the console), a page at a time: the
+ * next page loads as the end of the list scrolls into view, or from its "Show more" button.
+ * The open chat is marked, and shown even when its page is not loaded yet.
+ */
 export function ChatList() {
   const trpc = useTRPC();
-  const chats = useQuery(trpc.chats.list.queryOptions());
-  const open = useParams<{ conversationId?: string }>().conversationId;
+  const list = useInfiniteQuery(
+    trpc.chats.list.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor }),
+  );
+  const open = useOpenChat();
+  const rows = withOpenChat(loadedRows(list.data?.pages), open.chat);
+  const openId = open.chat?.id ?? open.ref;
   return (
     <aside className="split-list" aria-labelledby="chat-list-heading">
       <div className="split-list-head">
@@ -22,45 +33,151 @@ export function ChatList() {
       <Link href="/chats/add" className="chat-add" data-testid="chat-add">
         + Add an agent
       </Link>
-      {chats.error && <p className="form-error">{chats.error.message}</p>}
-      {chats.data?.length === 0 && (
+      {list.error && <p className="form-error">{list.error.message}</p>}
+      {list.data && rows.length === 0 && (
         <p className="hint split-list-empty">No chats yet. Add an agent by its 800 number.</p>
       )}
-      <ul data-testid="chat-list">
-        {chats.data?.map((chat) => (
+      <ul data-testid="chat-list" aria-busy={list.isFetchingNextPage}>
+        {rows.map((chat) => (
           <li key={chat.id}>
-            <Link
-              href={`/chats/${chat.id}`}
-              className="chat-row"
-              aria-current={chat.id === open ? "page" : undefined}
-              data-testid="chat-row"
-            >
-              <span className="chat-row-name">
-                <span className="truncate" title={chat.agent.displayName ?? chat.agent.num}>
-                  {chat.agent.displayName ?? chat.agent.num}
-                </span>
-                {chat.unreadCount > 0 && (
-                  <span className="badge" data-testid="chat-unread">
-                    {chat.unreadCount}
-                    <span className="visually-hidden"> unread</span>
-                  </span>
-                )}
-              </span>
-              <span className={styles.rowLine}>
-                <span className="chat-row-preview">{rowLine(chat)}</span>
-                {chat.lastMessageAt && (
-                  <RelativeTime iso={chat.lastMessageAt} style="list" className={styles.rowTime} />
-                )}
-              </span>
-            </Link>
+            <ChatRowLink chat={chat} current={chat.id === openId} />
           </li>
         ))}
+        {list.hasNextPage && (
+          <li>
+            <MoreChats
+              pages={list.data?.pages.length ?? 0}
+              busy={list.isFetching}
+              loading={list.isFetchingNextPage}
+              onMore={() => void list.fetchNextPage({ cancelRefetch: false })}
+            />
+          </li>
+        )}
       </ul>
     </aside>
   );
 }
 
-function rowLine(chat: PersonConversation): string {
+function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
+  return (
+    <Link
+      href={`/chats/${chat.id}`}
+      className="chat-row"
+      aria-current={current ? "page" : undefined}
+      data-testid="chat-row"
+    >
+      <span className="chat-row-name">
+        <span className="truncate" title={chat.agent.displayName ?? chat.agent.num}>
+          {chat.agent.displayName ?? chat.agent.num}
+        </span>
+        {chat.unreadCount > 0 && (
+          <span className="badge" data-testid="chat-unread">
+            {chat.unreadCount}
+            <span className="visually-hidden"> unread</span>
+          </span>
+        )}
+      </span>
+      <span className={styles.rowLine}>
+        <span className="chat-row-preview">{rowLine(chat)}</span>
+        {chat.lastMessageAt && (
+          <RelativeTime iso={chat.lastMessageAt} style="list" className={styles.rowTime} />
+        )}
+      </span>
+    </Link>
+  );
+}
+
+/**
+ * The end of the loaded list: a button that loads the next page, pressed for the person while it
+ * is in view (it stays for keyboards, and where observing is not possible). `pages` is how many
+ * are loaded: seeing the end counts for that many only, so a page that arrives while the old
+ * end was in view loads no other unless the new end is in view too; `busy` (any read of the
+ * list in flight) holds the next page back until that read is done.
+ */
+function MoreChats({
+  pages,
+  busy,
+  loading,
+  onMore,
+}: {
+  pages: number;
+  busy: boolean;
+  loading: boolean;
+  onMore: () => void;
+}) {
+  const button = useRef<HTMLButtonElement>(null);
+  const [endSeenAt, setEndSeenAt] = useState<number | null>(null);
+  useEffect(() => {
+    const target = button.current;
+    if (!target || typeof IntersectionObserver === "undefined") return;
+    // A new observer per page loaded: it reports at once whether the end is (still) in view.
+    const observer = new IntersectionObserver(
+      (entries) => setEndSeenAt(entries.some((entry) => entry.isIntersecting) ? pages : null),
+      { rootMargin: "200px 0px" },
+    );
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [pages]);
+  const more = useRef(onMore);
+  more.current = onMore;
+  useEffect(() => {
+    if (endSeenAt === pages && !busy) more.current();
+  }, [endSeenAt, pages, busy]);
+  return (
+    <button
+      ref={button}
+      type="button"
+      className={`secondary ${styles.more}`}
+      disabled={loading}
+      onClick={onMore}
+      data-testid="chat-more"
+    >
+      {loading ? "Loading more chats…" : "Show more chats"}
+    </button>
+  );
+}
+
+/** The loaded pages' chats in order, each once (a chat that moved between pages shows once). */
+function loadedRows(pages: { chats: ChatRow[] }[] | undefined): ChatRow[] {
+  const seen = new Set<string>();
+  return (pages ?? [])
+    .flatMap((page) => page.chats)
+    .filter((chat) => !seen.has(chat.id) && seen.add(chat.id));
+}
+
+/**
+ * The chat open beside the list: its id (the URL may name the agent's number instead) and, once
+ * the chat view's own query has it, the chat. Only watched here, never asked for: an observer
+ * made here would put an empty entry in the cache before the page's data is handed over, and
+ * the page would then render without it.
+ */
+function useOpenChat(): { ref: string | undefined; chat: ChatRow | undefined } {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const ref = useParams<{ conversationId?: string }>().conversationId;
+  const read = () =>
+    ref
+      ? queryClient.getQueryData(trpc.chats.page.infiniteQueryKey({ chat: ref }))?.pages[0]
+          ?.conversation
+      : undefined;
+  const chat = useSyncExternalStore(
+    (onChange) => queryClient.getQueryCache().subscribe(notifyManager.batchCalls(onChange)),
+    read,
+    read,
+  );
+  return { ref, chat };
+}
+
+/**
+ * The loaded rows, with the open chat after them when its page is not loaded yet (an old chat
+ * opened by a link): it sorts after everything loaded, so the end of the list is its place.
+ */
+function withOpenChat(rows: ChatRow[], open: ChatRow | undefined): ChatRow[] {
+  if (!open || rows.some((chat) => chat.id === open.id)) return rows;
+  return [...rows, open];
+}
+
+function rowLine(chat: ChatRow): string {
   if (chat.blocked) return "Blocked";
   if (chat.agentTypingUntil && Date.parse(chat.agentTypingUntil) > Date.now()) return "typing…";
   if (!chat.isContact) return "Not in your contacts";

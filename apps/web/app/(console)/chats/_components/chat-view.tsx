@@ -346,7 +346,7 @@ function useMarkRead(conversationId: string) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const pageKey = trpc.chats.page.infiniteQueryKey({ chat: conversationId });
-  const listKey = trpc.chats.list.queryKey();
+  const listKey = trpc.chats.list.infiniteQueryKey({});
   return useMutation(
     trpc.chats.markRead.mutationOptions({
       onMutate: () => {
@@ -361,8 +361,18 @@ function useMarkRead(conversationId: string) {
               })),
             },
         );
-        queryClient.setQueryData(listKey, (chats) =>
-          chats?.map((chat) => (chat.id === conversationId ? { ...chat, unreadCount: 0 } : chat)),
+        queryClient.setQueryData(
+          listKey,
+          (list) =>
+            list && {
+              ...list,
+              pages: list.pages.map((page) => ({
+                ...page,
+                chats: page.chats.map((chat) =>
+                  chat.id === conversationId ? { ...chat, unreadCount: 0 } : chat,
+                ),
+              })),
+            },
         );
       },
       onError: () => {

@@ -28,11 +28,12 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [to, setTo] = useState(initialTo);
-  const chats = useQuery(trpc.chats.list.queryOptions());
+  // The newest page of chats: the agents the person writes to most are the ones to offer.
+  const chats = useQuery(trpc.chats.list.queryOptions({}));
   const send = useMutation(trpc.inbox.send.mutationOptions());
   const error = shownError(send.error, FIELDS);
   const named = recipientsOf(to);
-  const agents = (chats.data ?? []).filter((chat) => chat.isContact && !chat.blocked);
+  const agents = (chats.data?.chats ?? []).filter((chat) => chat.isContact && !chat.blocked);
 
   return (
     <section className="card inbox-compose-card" aria-labelledby="compose-heading">

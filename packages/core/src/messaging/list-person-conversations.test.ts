@@ -1,0 +1,134 @@
+import { schema } from "@switchboard/db";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addContact } from "../contacts/contacts";
+import { createAgent } from "../identity/agents";
+import { createUser } from "../identity/users";
+import { codeOf, createTestDeps } from "../testing";
+import { listPersonChatRows, listPersonConversations } from "./list-person-conversations";
+import { sendAgentMessage } from "./send-agent-message";
+
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps();
+});
+afterAll(() => t.close());
+
+/** A person with `count` chats, the last one added the newest; each agent can write to them. */
+async function personWithChats(count: number) {
+  const owner = await createUser(t.deps, {});
+  const person = await createUser(t.deps, {});
+  const chats: { agentId: string; conversationId: string }[] = [];
+  for (let i = 0; i < count; i++) {
+    t.clock.advance(1000);
+    const agent = await createAgent(t.deps, {
+      ownerId: owner.id,
+      displayName: `Agent ${i}`,
+      requestedScopes: ["messages:write"],
+    });
+    const { conversationId } = await addContact(t.deps, person.id, agent.id, ["messages:write"]);
+    chats.push({ agentId: agent.id, conversationId });
+  }
+  const write = (chat: { agentId: string; conversationId: string }, content: string) => {
+    t.clock.advance(1000);
+    return sendAgentMessage(
+      t.deps,
+      { agentId: chat.agentId },
+      { conversationId: chat.conversationId, type: "text", content },
+    );
+  };
+  return { person, chats, write };
+}
+
+/** Every page from the start, `limit` at a time; `between` runs after each page but the last. */
+async function allPages(userId: string, limit: number, between?: () => Promise<void>) {
+  const pages: string[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await listPersonChatRows(t.deps, userId, { cursor, limit });
+    pages.push(page.chats.map((chat) => chat.id));
+    cursor = page.nextCursor;
+    if (cursor) await between?.();
+  } while (cursor);
+  return pages;
+}
+
+describe("listPersonChatRows", () => {
+  it("pages the whole list in its order, newest activity first, each chat once", async () => {
+    const { person, chats, write } = await personWithChats(7);
+    await write(chats[2] as (typeof chats)[number], "moves chat 2 to the top");
+    const everything = (await listPersonConversations(t.deps, person.id)).map((chat) => chat.id);
+    expect(everything[0]).toBe(chats[2]?.conversationId);
+
+    const pages = await allPages(person.id, 3);
+    expect(pages.map((page) => page.length)).toEqual([3, 3, 1]);
+    expect(pages.flat()).toEqual(everything);
+  });
+
+  it("gives a row what it shows, not the chat's settings", async () => {
+    const { person, chats, write } = await personWithChats(1);
+    await write(chats[0] as (typeof chats)[number], "hello");
+    const { chats: rows, nextCursor } = await listPersonChatRows(t.deps, person.id);
+    expect(nextCursor).toBeNull();
+    expect(rows).toEqual([
+      {
+        id: chats[0]?.conversationId,
+        agent: expect.objectContaining({ displayName: "Agent 0", userType: "agent" }),
+        isContact: true,
+        blocked: false,
+        lastMessage: expect.objectContaining({ content: "hello" }),
+        lastMessageAt: expect.any(String),
+        unreadCount: 1,
+        agentTypingUntil: null,
+      },
+    ]);
+  });
+
+  it("neither repeats nor skips a chat when one moves to the top between pages", async () => {
+    const { person, chats, write } = await personWithChats(6);
+    const oldest = chats[0] as (typeof chats)[number];
+    let moved = false;
+    const pages = await allPages(person.id, 2, async () => {
+      // The oldest chat, on a page not read yet, gets a message while the person scrolls.
+      if (!moved) await write(oldest, "new");
+      moved = true;
+    });
+    const shown = pages.flat();
+    expect(new Set(shown).size).toBe(shown.length);
+    // Every chat that stayed put is shown, in order; the moved one is at the top when re-read.
+    const stayed = chats
+      .map((chat) => chat.conversationId)
+      .slice(1)
+      .reverse();
+    expect(shown).toEqual(stayed);
+    const [first] = await allPages(person.id, 2);
+    expect(first?.[0]).toBe(oldest.conversationId);
+  });
+
+  it("keeps chats a microsecond apart in order across a page boundary", async () => {
+    const { person, chats } = await personWithChats(3);
+    const at = (micros: string, chat: (typeof chats)[number]) =>
+      t.deps.db
+        .update(schema.conversations)
+        .set({ lastMessageAt: sql`timestamptz '2026-02-01 10:00:00.123${sql.raw(micros)}+00'` })
+        .where(eq(schema.conversations.id, chat.conversationId));
+    await at("456", chats[0] as (typeof chats)[number]);
+    await at("457", chats[1] as (typeof chats)[number]);
+    await at("458", chats[2] as (typeof chats)[number]);
+    const pages = await allPages(person.id, 1);
+    expect(pages.flat()).toEqual(chats.map((chat) => chat.conversationId).reverse());
+  });
+
+  it("refuses a cursor it did not give and a limit out of 1-100", async () => {
+    const { person } = await personWithChats(1);
+    expect(await codeOf(listPersonChatRows(t.deps, person.id, { cursor: "yesterday" }))).toBe(
+      "validation_error",
+    );
+    expect(await codeOf(listPersonChatRows(t.deps, person.id, { limit: 0 }))).toBe(
+      "validation_error",
+    );
+    expect(await codeOf(listPersonChatRows(t.deps, person.id, { limit: 101 }))).toBe(
+      "validation_error",
+    );
+  });
+});
