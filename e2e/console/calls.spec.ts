@@ -30,6 +30,8 @@ test("the Calls page shows a person their calls with their own summary and the t
   await expect(call).toHaveCount(1);
   await expect(call.getByTestId("call-title")).toHaveText("Call with Bob Builder");
   await expect(call.getByTestId("call-duration")).toHaveText("2 min 5 s");
+  await expect(call.getByTestId("relative-time")).toHaveText(/^(now|\d+ min|\d\d:\d\d)$/);
+  await expect(call.getByTestId("relative-time")).toHaveAttribute("title", /\d{4}/);
   // Their own summary, never Bob's.
   await expect(call.getByTestId("call-summary")).toHaveText(
     "You agreed to confirm the Thursday delivery.",

@@ -25,6 +25,9 @@ test("a person sees the posts of the agents they added, live, and likes, comment
   await expect(card.getByTestId("post-author")).toHaveText("Daily Digest");
   await expect(card.getByTestId("post-text")).toHaveCount(3);
   await expect(card.getByTestId("post-caption")).toHaveText("Your morning digest");
+  // A relative time ("now", "5 min"), the full local time on hover.
+  await expect(card.getByTestId("relative-time")).toHaveText(/^(now|\d+ min|\d\d:\d\d)$/);
+  await expect(card.getByTestId("relative-time")).toHaveAttribute("title", /\d{4}/);
   await expect(page.getByTestId("live-status")).toHaveText("live");
 
   // Like from the console; the agent reads the counter over its API.

@@ -42,6 +42,14 @@ test("a person emails an agent; the agent reads it over the API and replies; the
   await expect(page.getByTestId("thread-subject")).toHaveText("Flights to Lisbon");
   await expect(page.getByTestId("email-message")).toHaveCount(1);
   await expect(page.getByTestId("email-message").first()).toHaveAttribute("data-sender", "me");
+  // Times read as a chat app writes them, with the full local time on hover.
+  for (const time of [
+    page.getByTestId("email-message").first().getByTestId("relative-time"),
+    page.getByTestId("inbox-thread").first().getByTestId("relative-time"),
+  ]) {
+    await expect(time).toHaveText(/^(now|\d+ min|\d\d:\d\d)$/);
+    await expect(time).toHaveAttribute("title", /\d{4}/);
+  }
 
   // The agent hears of it, opens the thread (marking it read) and replies.
   const updates = await (await api.get("/updates?afterSeq=0&wait=5")).json();

@@ -309,6 +309,11 @@ test("the status page shows a webhook turning off and back on as it happens", as
     const failing = page.getByTestId("failing-webhook");
     await expect(failing).toContainText("Disabled", { timeout: 10_000 });
     await expect(failing).toContainText("Ledger");
+    // On a phone the sentence of what to check reads left to right under its label.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const check = failing.locator('td[data-label="What to check"]');
+    expect(await check.evaluate((td) => getComputedStyle(td).textAlign)).toBe("left");
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // Resumed (from another tab, say) and delivered: it leaves the list.
     answer = 200;

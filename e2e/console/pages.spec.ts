@@ -118,17 +118,20 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
       // The tab bar keeps the main sections; the less used ones wait in the account menu.
       await expect(page.getByTestId("nav-self-chat")).toBeHidden();
       await expect(page.getByTestId("nav-docs")).toBeHidden();
-      const wrappedLabels = await page.locator(".sections a:visible span").evaluateAll((spans) =>
-        spans
-          .filter((span) => {
-            const range = document.createRange();
-            range.selectNodeContents(span);
-            return (
-              new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1
-            );
-          })
-          .map((span) => span.textContent),
-      );
+      const wrappedLabels = await page
+        .getByRole("navigation", { name: "Console" })
+        .locator("a:visible span")
+        .evaluateAll((spans) =>
+          spans
+            .filter((span) => {
+              const range = document.createRange();
+              range.selectNodeContents(span);
+              return (
+                new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1
+              );
+            })
+            .map((span) => span.textContent),
+        );
       expect(wrappedLabels, "tab labels that wrap onto two lines").toEqual([]);
       await page.getByTestId("account-toggle").click();
       await expect(page.getByTestId("sign-out")).toBeVisible();

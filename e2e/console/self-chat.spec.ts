@@ -13,6 +13,17 @@ test("a developer key posts to the self chat, which the console shows; revoking 
   await expect(page.getByTestId("curl-example")).toContainText(
     `curl -X POST ${new URL(baseURL ?? page.url()).origin}/api/v1/me/messages`,
   );
+  // On a phone the long command scrolls inside its block, whole, and the page does not.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const example = page.getByTestId("curl-example");
+  const box = await example.evaluate((pre) => ({
+    scrolls: pre.scrollWidth > pre.clientWidth && getComputedStyle(pre).overflowX === "auto",
+    wraps: getComputedStyle(pre).whiteSpace !== "pre",
+    pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+  }));
+  expect(box.scrolls && !box.wraps).toBe(true);
+  expect(box.pageOverflow).toBeLessThanOrEqual(0);
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   await page.getByTestId("devkey-create").click();
   await expect(page.getByTestId("devkey-value-box")).toContainText("won't see it again");

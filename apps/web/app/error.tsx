@@ -1,6 +1,7 @@
 "use client";
 
 import { ErrorView } from "~/components/error-view";
+import { OutsidePage } from "~/components/status-page";
 
 /** A page outside the console (sign-in, sign-up) crashed. */
 export default function RootError({
@@ -11,9 +12,9 @@ export default function RootError({
   reset: () => void;
 }) {
   return (
-    <main className="status-shell" id="main">
+    <OutsidePage>
       <title>Something went wrong · Switchboard</title>
       <ErrorView reset={reset} digest={error.digest} />
-    </main>
+    </OutsidePage>
   );
 }

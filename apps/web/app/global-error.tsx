@@ -2,6 +2,7 @@
 
 import "./globals.css";
 import { ErrorView } from "~/components/error-view";
+import { OutsidePage } from "~/components/status-page";
 
 /** The root layout itself failed: the same page, with its own document. */
 export default function GlobalError({
@@ -14,10 +15,10 @@ export default function GlobalError({
   return (
     <html lang="en">
       <body>
-        <main className="status-shell" id="main">
+        <OutsidePage>
           <title>Something went wrong · Switchboard</title>
           <ErrorView reset={reset} digest={error.digest} />
-        </main>
+        </OutsidePage>
       </body>
     </html>
   );

@@ -4,6 +4,7 @@ import { ConsoleNav } from "~/components/console-nav";
 import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
 import { SignInFirst } from "~/components/sign-in-first";
 import { pageReadAt } from "~/trpc/server";
+import styles from "./layout.module.css";
 
 export const dynamic = "force-dynamic";
 
@@ -17,12 +18,13 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   if (!user) return <SignInFirst />;
   return (
     <LiveProvider dataReadAt={dataReadAt}>
-      <div className="shell">
-        <a href="#main" className="skip-link">
+      <div className={styles.shell}>
+        <a href="#main" className={styles.skipLink}>
           Skip to content
         </a>
         <ConsoleNav name={user.name} num={user.num} />
-        <main className="main" id="main">
+        {/* "main" stays a global name too: pages widen it (chats, split views) with :has(). */}
+        <main className={`${styles.main} main`} id="main">
           <ConnectionBanner />
           {children}
         </main>

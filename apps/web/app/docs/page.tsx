@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Brand } from "~/components/brand";
 import { Icon } from "~/components/icon";
 import "./docs.css";
 
@@ -26,10 +27,7 @@ export default async function DocsPage({
     <div className="docs-page">
       <link rel="stylesheet" href="/docs/assets/swagger-ui.css" precedence="default" />
       <header className="docs-header">
-        <Link href="/" className="docs-brand">
-          <span className="brand-mark" aria-hidden="true" />
-          Switchboard
-        </Link>
+        <Brand href="/" onDark />
         <span className="docs-title">{shown.name} reference</span>
         <nav className="docs-nav" aria-label="Other documents">
           <a href={other.href} className="docs-raw" data-testid="docs-other-api">

@@ -4,6 +4,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { signOutOfConsole } from "~/trpc/client";
+import { Brand } from "./brand";
+import styles from "./console-nav.module.css";
 import { Icon, type IconName } from "./icon";
 import { LiveUpdates } from "./live-updates";
 
@@ -34,35 +36,33 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
   useEffect(() => setAccountOpen(false), [path]);
   const initial = (name ?? "?").trim().charAt(0).toUpperCase() || "?";
   return (
-    <aside className="sidebar">
-      <div className="sidebar-top">
-        <Link href="/" className="brand">
-          <span className="brand-mark" aria-hidden="true" />
-          Switchboard
-        </Link>
-        <div className="sidebar-live">
+    // "sidebar" stays a global name too: the live dot (live-updates.module.css) is lighter on it.
+    <aside className={`${styles.sidebar} sidebar`}>
+      <div className={styles.top}>
+        <Brand href="/" onDark className={styles.brand} />
+        <div className={styles.live}>
           <LiveUpdates />
         </div>
         <button
           type="button"
-          className="account-toggle"
+          className={styles.accountToggle}
           aria-expanded={accountOpen}
           aria-controls={accountId}
           aria-label={`Account: ${name ?? "you"}`}
           onClick={() => setAccountOpen((open) => !open)}
           data-testid="account-toggle"
         >
-          <span className="avatar" aria-hidden="true">
+          <span className={`avatar ${styles.avatar}`} aria-hidden="true">
             {initial}
           </span>
         </button>
       </div>
-      <nav aria-label="Console" className="sections">
+      <nav aria-label="Console" className={styles.sections}>
         {links.map((link) => (
           <Link
             key={link.href}
             href={link.href}
-            className={link.more ? "more" : undefined}
+            className={link.more ? styles.more : undefined}
             aria-current={path.startsWith(link.section ?? link.href) ? "page" : undefined}
             data-testid={`nav-${(link.section ?? link.href).slice(1)}`}
           >
@@ -72,21 +72,21 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
         ))}
       </nav>
       <div
-        className={`whoami ${accountOpen ? "open" : ""}`}
+        className={accountOpen ? `${styles.whoami} ${styles.open}` : styles.whoami}
         id={accountId}
         data-testid="whoami"
         title={name ?? undefined}
       >
-        <span className="avatar" aria-hidden="true">
+        <span className={`avatar ${styles.avatar}`} aria-hidden="true">
           {initial}
         </span>
-        <div className="whoami-text">
+        <div className={styles.whoamiText}>
           <strong className="truncate">{name ?? "You"}</strong>
           <span className="mono nowrap" data-testid="whoami-num">
             {num}
           </span>
         </div>
-        <nav aria-label="More" className="account-links">
+        <nav aria-label="More" className={styles.accountLinks}>
           {links
             .filter((link) => link.more)
             .map((link) => (
@@ -98,7 +98,7 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
         </nav>
         <button
           type="button"
-          className="link"
+          className={styles.signOut}
           disabled={signingOut}
           onClick={() => {
             setSigningOut(true);

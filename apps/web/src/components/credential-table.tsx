@@ -2,6 +2,8 @@ import type { ReactNode } from "react";
 import { ConfirmButton } from "./confirm-dialog";
 import { formatTime } from "./format";
 import { TimeAgo, useReaderTimes } from "./time";
+import { EmptyState } from "./ui/empty-state";
+import { cell, Table } from "./ui/table";
 
 /** What the console lists of an agent token or a developer key (never the secret itself). */
 export interface Credential {
@@ -60,9 +62,9 @@ export function CredentialTable<C extends Credential>({
 }) {
   useReaderTimes();
   if (!items) return null;
-  if (items.length === 0) return <p className="empty">No {noun}s yet.</p>;
+  if (items.length === 0) return <EmptyState>No {noun}s yet.</EmptyState>;
   return (
-    <table data-testid={`${testId}-list`} className="stack-on-phone">
+    <Table stackOnPhone data-testid={`${testId}-list`}>
       <thead>
         <tr>
           <th scope="col">{noun.charAt(0).toUpperCase() + noun.slice(1)}</th>
@@ -79,7 +81,7 @@ export function CredentialTable<C extends Credential>({
       <tbody>
         {items.map((credential) => (
           <tr key={credential.id} data-testid={`${testId}-row`}>
-            <td className="cell-main" data-testid={`${testId}-name`}>
+            <td className={cell.main} data-testid={`${testId}-name`}>
               {credential.name && <strong>{credential.name} </strong>}
               <span className="mono">{credential.hint}</span>
             </td>
@@ -98,7 +100,7 @@ export function CredentialTable<C extends Credential>({
             <td data-label="State">
               <CredentialState credential={credential} />
             </td>
-            <td className="actions">
+            <td className={cell.actions}>
               {!credential.revokedAt && (
                 <ConfirmButton
                   className="danger small"
@@ -117,6 +119,6 @@ export function CredentialTable<C extends Credential>({
           </tr>
         ))}
       </tbody>
-    </table>
+    </Table>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { StatusPage } from "./status-page";
+import { Button } from "./ui/button";
 
 /** What a page that crashed shows: it was us, try again, or go elsewhere. */
 export function ErrorView({ reset, digest }: { reset: () => void; digest?: string }) {
@@ -10,9 +11,9 @@ export function ErrorView({ reset, digest }: { reset: () => void; digest?: strin
       title="Something went wrong on our side"
       testId="error-page"
       actions={
-        <button type="button" onClick={reset} data-testid="error-retry">
+        <Button onClick={reset} data-testid="error-retry">
           Try again
-        </button>
+        </Button>
       }
     >
       <p>

@@ -1,10 +1,11 @@
 import { sentence } from "./errors";
+import styles from "./field-error.module.css";
 
 /** A field's error, tied to its input by id so screen readers announce it with the field. */
 export function FieldError({ id, message }: { id: string; message: string | undefined }) {
   if (!message) return null;
   return (
-    <span className="field-error" id={id} role="alert">
+    <span className={styles.error} id={id} role="alert">
       {sentence(message)}
     </span>
   );

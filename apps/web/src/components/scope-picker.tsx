@@ -21,12 +21,12 @@ export function ScopePicker({
   testId?: string;
 }) {
   return (
-    <fieldset className="scopes" data-testid={testId}>
+    <fieldset className={styles.scopes} data-testid={testId}>
       <legend>{legend}</legend>
       <p className="hint">People read each line as written here on your agent's consent card.</p>
       {bySurface.map(({ label, scopes }) => (
         <div className={styles.row} key={label}>
-          <div className="scope-surface">{label}</div>
+          <div className={styles.surface}>{label}</div>
           <div className={styles.lines}>
             {scopes.map((scope) => (
               <label className="check" key={scope}>

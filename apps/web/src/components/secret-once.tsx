@@ -1,6 +1,8 @@
 "use client";
 
 import { useRef, useState } from "react";
+import styles from "./secret-once.module.css";
+import { Button } from "./ui/button";
 
 /** Copies text; falls back to a selection copy where the Clipboard API is missing (plain http). */
 async function copyText(text: string, element: HTMLElement | null): Promise<boolean> {
@@ -39,26 +41,25 @@ export function SecretOnce({
   const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
   const code = useRef<HTMLElement>(null);
   return (
-    <div className="secret-once" role="status" data-testid={`${testId}-box`}>
+    <div className={styles.box} role="status" data-testid={`${testId}-box`}>
       <div>
         <strong>{label}</strong>
-        <p className="secret-note">{note}</p>
+        <p className={styles.note}>{note}</p>
       </div>
-      <div className="secret">
+      <div className={styles.secret}>
         <code ref={code} data-testid={testId}>
           {value}
         </code>
-        <button
-          type="button"
-          className="secondary"
+        <Button
+          variant="secondary"
           onClick={async () => setCopy((await copyText(value, code.current)) ? "copied" : "failed")}
           data-testid={`${testId}-copy`}
         >
           {copy === "copied" ? "Copied" : "Copy"}
-        </button>
+        </Button>
       </div>
       {copy === "failed" && (
-        <p className="secret-note">Copying was blocked; select the text and copy it by hand.</p>
+        <p className={styles.note}>Copying was blocked; select the text and copy it by hand.</p>
       )}
     </div>
   );

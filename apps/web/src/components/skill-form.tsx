@@ -4,6 +4,7 @@ import { type AgentPlatformSkill, skillPayloads } from "@switchboard/contract";
 import { type ReactNode, useState } from "react";
 import { FieldError, invalidProps } from "./field-error";
 import { onFormSubmit } from "./form";
+import { Button } from "./ui/button";
 
 type Kind = "text" | "long" | "when" | "priority";
 
@@ -153,9 +154,9 @@ export function SkillForm({
         </p>
       )}
       <div className="row">
-        <button type="submit" disabled={pending} data-testid={`${testId ?? "skill"}-submit`}>
+        <Button type="submit" disabled={pending} data-testid={`${testId ?? "skill"}-submit`}>
           {submitLabel}
-        </button>
+        </Button>
         {children}
       </div>
     </form>

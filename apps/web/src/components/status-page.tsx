@@ -1,5 +1,30 @@
-import Link from "next/link";
 import type { ReactNode } from "react";
+import { Brand } from "./brand";
+import styles from "./status-page.module.css";
+import { ButtonLink } from "./ui/button";
+import { Card } from "./ui/card";
+
+/** A page of its own outside the console (no navigation): centred, under the brand. */
+export function OutsidePage({ children }: { children: ReactNode }) {
+  return (
+    <main className={styles.shell} id="main">
+      <Brand className={styles.brand} />
+      {children}
+    </main>
+  );
+}
+
+/** Sign in and sign up: one card with the brand atop it. */
+export function AuthPage({ children }: { children: ReactNode }) {
+  return (
+    <main className={styles.shell}>
+      <Card as="div" className={styles.authCard}>
+        <Brand className={styles.brand} />
+        {children}
+      </Card>
+    </main>
+  );
+}
 
 /**
  * A full-page state (not found, something broke) in the console's own look, with the ways back
@@ -19,22 +44,20 @@ export function StatusPage({
   testId: string;
 }) {
   return (
-    <section className="status-page card" aria-labelledby="status-heading" data-testid={testId}>
-      <p className="status-code" aria-hidden="true">
+    <Card className={styles.page} aria-labelledby="status-heading" data-testid={testId}>
+      <p className={styles.code} aria-hidden="true">
         {code}
       </p>
       <h1 id="status-heading">{title}</h1>
       <div className="muted">{children}</div>
-      <nav aria-label="Where to go" className="row status-links">
+      <nav aria-label="Where to go" className={`row ${styles.links}`}>
         {actions}
-        <Link href="/chats" className="button-link">
-          Go to your chats
-        </Link>
-        <Link href="/agents" className="button-link secondary">
+        <ButtonLink href="/chats">Go to your chats</ButtonLink>
+        <ButtonLink href="/agents" variant="secondary">
           Your agents
-        </Link>
+        </ButtonLink>
       </nav>
-    </section>
+    </Card>
   );
 }
 

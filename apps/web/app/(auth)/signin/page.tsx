@@ -6,6 +6,7 @@ import { signIn } from "next-auth/react";
 import { Suspense, useState } from "react";
 import { onFormSubmit } from "~/components/form";
 import { safeReturnPath } from "~/components/return-to";
+import { Button } from "~/components/ui/button";
 
 export default function SignInPage() {
   return (
@@ -68,9 +69,9 @@ function SignIn() {
           data-testid="signin-password"
         />
       </label>
-      <button type="submit" disabled={busy} data-testid="signin-submit">
+      <Button type="submit" disabled={busy} data-testid="signin-submit">
         {busy ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
       <p className="muted">
         New here?{" "}
         <Link href={back ? `/signup?callbackUrl=${encodeURIComponent(back)}` : "/signup"}>

@@ -9,6 +9,7 @@ import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
 import { safeReturnPath } from "~/components/return-to";
+import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/trpc/client";
 
 const fields = ["displayName", "email", "password"] as const;
@@ -120,9 +121,9 @@ function SignUp() {
         />
         <FieldError id="signup-password-error" message={error?.fields.password} />
       </label>
-      <button type="submit" disabled={busy} data-testid="signup-submit">
+      <Button type="submit" disabled={busy} data-testid="signup-submit">
         {busy ? "Creating your account…" : "Create account"}
-      </button>
+      </Button>
       <p className="muted">
         Already have an account? <Link href={signInHref}>Sign in</Link>
       </p>

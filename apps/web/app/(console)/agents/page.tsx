@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { ButtonLink } from "~/components/ui/button";
 import { HydrateClient, trpc } from "~/trpc/server";
 import { AgentList } from "./_components/agent-list";
 import { CreateAgent } from "./_components/create-agent";
@@ -14,13 +14,14 @@ export default function AgentsPage() {
             Each agent has its own 800 number. People who add it choose what it may see and do.
           </p>
         </div>
-        <Link
+        <ButtonLink
           href="/agents/status"
-          className="button-link secondary nowrap"
+          variant="secondary"
+          className="nowrap"
           data-testid="service-status-link"
         >
           Service status
-        </Link>
+        </ButtonLink>
       </div>
       <HydrateClient queries={[trpc.agents.list.queryOptions()]}>
         <AgentList />

@@ -2,13 +2,14 @@
 
 import type { AgentUser, PersonCall } from "@switchboard/contract";
 import { useQuery } from "@tanstack/react-query";
-import { formatTime } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
 import { useTRPC } from "~/trpc/client";
+import styles from "./calls.module.css";
 
 /** The person's calls (kept live by the console: an ended call appears without a reload). */
 export function CallList() {
-  useReaderTimes();
   const trpc = useTRPC();
   const calls = useQuery(trpc.calls.list.queryOptions());
   const me = useQuery(trpc.auth.me.queryOptions());
@@ -16,12 +17,8 @@ export function CallList() {
     <section aria-label="Your calls">
       {calls.isPending && <p className="muted">Loading…</p>}
       {calls.error && <p className="form-error">{calls.error.message}</p>}
-      {calls.data?.length === 0 && (
-        <p className="empty" data-testid="calls-empty">
-          No calls yet.
-        </p>
-      )}
-      <ol className="calls" data-testid="calls">
+      {calls.data?.length === 0 && <EmptyState data-testid="calls-empty">No calls yet.</EmptyState>}
+      <ol className={styles.calls} data-testid="calls">
         {calls.data?.map((call) => (
           <CallCard key={call.id} call={call} myId={me.data?.id} />
         ))}
@@ -35,16 +32,16 @@ const nameOf = (user: AgentUser) => user.displayName ?? user.num;
 function CallCard({ call, myId }: { call: PersonCall; myId: string | undefined }) {
   const others = call.participants.filter((p) => p.id !== myId);
   return (
-    <li className="card call" data-testid="call" data-call-id={call.id}>
-      <header className="call-head">
+    <Card as="li" className={styles.call} data-testid="call" data-call-id={call.id}>
+      <header className={styles.head}>
         <h2 data-testid="call-title">
           {call.isGroup ? "Group call with " : "Call with "}
           {others.map(nameOf).join(", ")}
         </h2>
         {call.isGroup && <span className="badge">group</span>}
       </header>
-      <p className="hint call-when">
-        <time dateTime={call.startedAt}>{formatTime(call.startedAt)}</time> ·{" "}
+      <p className={`hint ${styles.when}`}>
+        <RelativeTime iso={call.startedAt} /> ·{" "}
         <span data-testid="call-duration">{formatDuration(call.duration)}</span>
       </p>
       {call.transcript === null ? (
@@ -53,17 +50,17 @@ function CallCard({ call, myId }: { call: PersonCall; myId: string | undefined }
         </p>
       ) : (
         <>
-          <div className="call-summary">
+          <div className={styles.summary}>
             <h3>Your summary</h3>
             <p data-testid="call-summary">{call.summary ?? "No summary was written for you."}</p>
           </div>
-          <details className="call-transcript">
+          <details className={styles.transcript}>
             <summary data-testid="call-transcript-toggle">Transcript</summary>
             <pre data-testid="call-transcript">{call.transcript}</pre>
           </details>
         </>
       )}
-    </li>
+    </Card>
   );
 }
 

@@ -1,10 +1,10 @@
-import "./calls.css";
 import { HydrateClient, trpc } from "~/trpc/server";
 import { CallList } from "./call-list";
+import styles from "./calls.module.css";
 
 export default function CallsPage() {
   return (
-    <>
+    <div className={styles.page}>
       <title>Calls · Switchboard</title>
       <div className="page-head">
         <div>
@@ -19,6 +19,6 @@ export default function CallsPage() {
       <HydrateClient queries={[trpc.calls.list.queryOptions(), trpc.auth.me.queryOptions()]}>
         <CallList />
       </HydrateClient>
-    </>
+    </div>
   );
 }

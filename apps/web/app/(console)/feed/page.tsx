@@ -1,11 +1,11 @@
-import "./feed.css";
-import Link from "next/link";
+import { ButtonLink } from "~/components/ui/button";
 import { firstPageOnly, HydrateClient, trpc } from "~/trpc/server";
 import { FeedList } from "./_components/feed-list";
+import styles from "./feed.module.css";
 
 export default function FeedPage() {
   return (
-    <>
+    <div className={styles.page}>
       <title>Feed · Switchboard</title>
       <div className="page-head">
         <div>
@@ -16,13 +16,18 @@ export default function FeedPage() {
             reposted each post, not who.
           </p>
         </div>
-        <Link href="/chats/add" className="feed-add" data-testid="feed-add-agent">
+        <ButtonLink
+          href="/chats/add"
+          variant="secondary"
+          className={styles.addAgent}
+          data-testid="feed-add-agent"
+        >
           Add an agent
-        </Link>
+        </ButtonLink>
       </div>
       <HydrateClient queries={[trpc.feed.page.infiniteQueryOptions({}, firstPageOnly)]}>
         <FeedList />
       </HydrateClient>
-    </>
+    </div>
   );
 }

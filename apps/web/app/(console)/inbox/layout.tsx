@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import { HydrateClient, trpc } from "~/trpc/server";
 import { InboxShell } from "./_components/inbox-shell";
-import "./inbox.css";
 
 /** Inbox: the person's email threads beside the one open (or the compose form). */
 export default function InboxLayout({ children }: { children: ReactNode }) {

@@ -8,6 +8,9 @@ import { formatNumber } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
 import { Sparkline } from "~/components/sparkline";
 import { TimeAgo, useReaderTimes } from "~/components/time";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { cell, Table } from "~/components/ui/table";
 import { useTRPC } from "~/trpc/client";
 
 /** The owner's agents: contacts, last activity, the last 7 days and whether each is paused. */
@@ -16,17 +19,17 @@ export function AgentList() {
   const trpc = useTRPC();
   const agents = useQuery(trpc.agents.list.queryOptions());
   return (
-    <section className="card" aria-labelledby="agents-heading">
+    <Card aria-labelledby="agents-heading">
       <h2 id="agents-heading">Agents</h2>
       {agents.isPending && <Skeleton label="your agents" />}
       {agents.error && <FormError message={shownError(agents.error)?.message} />}
       {agents.data?.length === 0 && (
-        <p className="empty" data-testid="agent-list-empty">
+        <EmptyState data-testid="agent-list-empty">
           No agents yet. Create your first one below.
-        </p>
+        </EmptyState>
       )}
       {agents.data && agents.data.length > 0 && (
-        <table data-testid="agent-list" className="stack-on-phone">
+        <Table stackOnPhone data-testid="agent-list">
           <thead>
             <tr>
               <th scope="col">Agent</th>
@@ -41,7 +44,7 @@ export function AgentList() {
               const name = agent.displayName ?? agent.num;
               return (
                 <tr key={agent.id} data-testid="agent-row">
-                  <td className="cell-main">
+                  <td className={cell.main}>
                     <Link
                       href={`/agents/${agent.id}`}
                       className="strong-link truncate"
@@ -90,8 +93,8 @@ export function AgentList() {
               );
             })}
           </tbody>
-        </table>
+        </Table>
       )}
-    </section>
+    </Card>
   );
 }

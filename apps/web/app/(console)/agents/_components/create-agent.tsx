@@ -9,6 +9,8 @@ import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
 
 const createFields = ["displayName", "requestedScopes", "requestPrivacy"] as const;
@@ -25,7 +27,7 @@ export function CreateAgent() {
   const error = shownError(create.error, createFields);
 
   return (
-    <section className="card" aria-labelledby="create-heading">
+    <Card aria-labelledby="create-heading">
       <h2 id="create-heading">Create an agent</h2>
       <form
         className="stack"
@@ -61,9 +63,9 @@ export function CreateAgent() {
         <FieldError id="agent-scopes-error" message={error?.fields.requestedScopes} />
         <PrivacySelect defaultValue="everyone" />
         <div className="row">
-          <button type="submit" disabled={create.isPending} data-testid="agent-create">
+          <Button type="submit" disabled={create.isPending} data-testid="agent-create">
             {create.isPending ? "Creating…" : "Create agent"}
-          </button>
+          </Button>
           {create.data && (
             <p className="success" role="status" data-testid="agent-created">
               Created <Link href={`/agents/${create.data.id}`}>{create.data.displayName}</Link> with
@@ -72,6 +74,6 @@ export function CreateAgent() {
           )}
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

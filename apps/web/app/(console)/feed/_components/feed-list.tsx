@@ -1,7 +1,10 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
+import { Button } from "~/components/ui/button";
+import { EmptyState } from "~/components/ui/empty-state";
 import { useTRPC } from "~/trpc/client";
+import styles from "../feed.module.css";
 import { FeedPostCard } from "./feed-post";
 
 /** The person's feed, kept live by the console (a new post appears without a reload). */
@@ -19,25 +22,25 @@ export function FeedList() {
       {feed.isPending && <p className="muted">Loading…</p>}
       {feed.error && <p className="form-error">{feed.error.message}</p>}
       {feed.data && posts.length === 0 && (
-        <p className="empty" data-testid="feed-empty">
+        <EmptyState data-testid="feed-empty">
           No posts yet. Agents you add show up here when they post.
-        </p>
+        </EmptyState>
       )}
-      <ol className="feed" data-testid="feed">
+      <ol className={styles.feed} data-testid="feed">
         {posts.map((post) => (
           <FeedPostCard key={post.id} post={post} />
         ))}
       </ol>
       {feed.hasNextPage && (
-        <button
-          type="button"
-          className="secondary feed-older"
+        <Button
+          variant="secondary"
+          className={styles.older}
           disabled={feed.isFetchingNextPage}
           onClick={() => void feed.fetchNextPage()}
           data-testid="feed-older"
         >
           {feed.isFetchingNextPage ? "Loading…" : "Show older posts"}
-        </button>
+        </Button>
       )}
     </section>
   );

@@ -5,14 +5,15 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatTime } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
+import styles from "../feed.module.css";
 import { PostComments } from "./post-comments";
 
 /** One post: the agent, its cards, the caption, and the person's like, comment and repost. */
 export function FeedPostCard({ post }: { post: FeedPost }) {
-  useReaderTimes();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [commentsOpen, setCommentsOpen] = useState(false);
@@ -23,25 +24,24 @@ export function FeedPostCard({ post }: { post: FeedPost }) {
   const author = post.author.displayName ?? post.author.num;
   const many = post.texts.length > 1;
   return (
-    <li className="card post" data-testid="feed-post" data-post-id={post.id}>
-      <header className="post-head">
+    <Card as="li" className={styles.post} data-testid="feed-post" data-post-id={post.id}>
+      <header className={styles.head}>
         <span className="avatar agent" aria-hidden="true">
           {author.trim().charAt(0).toUpperCase() || "?"}
         </span>
-        <div className="post-who">
+        <div className={styles.who}>
           <strong data-testid="post-author">{author}</strong>
           <span className="hint">
-            <span className="mono">{post.author.num}</span> ·{" "}
-            <time dateTime={post.createdAt}>{formatTime(post.createdAt)}</time>
+            <span className="mono">{post.author.num}</span> · <RelativeTime iso={post.createdAt} />
           </span>
         </div>
       </header>
-      <ol className={`post-texts ${many ? "thread" : ""}`}>
+      <ol className={many ? `${styles.texts} ${styles.thread}` : styles.texts}>
         {post.texts.map((text, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: a post's cards never change order
-          <li key={i} className="post-text" data-testid="post-text">
+          <li key={i} className={styles.text} data-testid="post-text">
             {many && (
-              <span className="post-index hint">
+              <span className={`${styles.index} hint`}>
                 {i + 1}/{post.texts.length}
               </span>
             )}
@@ -50,11 +50,11 @@ export function FeedPostCard({ post }: { post: FeedPost }) {
         ))}
       </ol>
       {post.caption && (
-        <p className="post-caption muted" data-testid="post-caption">
+        <p className={`${styles.caption} muted`} data-testid="post-caption">
           {post.caption}
         </p>
       )}
-      <div className="post-actions">
+      <div className={styles.actions}>
         <PostAction
           name="like"
           on={post.likedByMe}
@@ -84,7 +84,7 @@ export function FeedPostCard({ post }: { post: FeedPost }) {
       </div>
       <FormError message={error?.message} />
       {commentsOpen && <PostComments postId={post.id} agentName={author} />}
-    </li>
+    </Card>
   );
 }
 
@@ -100,9 +100,10 @@ function PostAction(props: {
 }) {
   const active = props.on ?? props.expanded ?? false;
   return (
-    <button
-      type="button"
-      className={`secondary small post-action ${active ? "on" : ""}`}
+    <Button
+      variant="secondary"
+      small
+      className={active ? `${styles.action} ${styles.on}` : styles.action}
       aria-pressed={props.on}
       aria-expanded={props.expanded}
       disabled={props.disabled}
@@ -110,9 +111,9 @@ function PostAction(props: {
       data-testid={props.name === "comment" ? "post-comments-toggle" : `post-${props.name}`}
     >
       {props.children}{" "}
-      <span className="count" data-testid={`post-${props.name}-count`}>
+      <span className={styles.count} data-testid={`post-${props.name}-count`}>
         {props.count}
       </span>
-    </button>
+    </Button>
   );
 }

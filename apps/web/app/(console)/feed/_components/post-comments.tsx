@@ -5,13 +5,13 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatTime } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Button } from "~/components/ui/button";
 import { useTRPC } from "~/trpc/client";
+import styles from "../feed.module.css";
 
 /** The comments under a post and the person's own comment form. */
 export function PostComments({ postId, agentName }: { postId: string; agentName: string }) {
-  useReaderTimes();
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const comments = useQuery(trpc.feed.comments.queryOptions({ postId }));
@@ -26,33 +26,33 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
   const remove = useMutation(trpc.feed.deleteComment.mutationOptions({ onSettled: refresh }));
   const error = shownError(comment.error ?? remove.error);
   return (
-    <div className="post-comments" data-testid="post-comments">
+    <div className={styles.comments} data-testid="post-comments">
       <p className="hint">Everyone who follows {agentName} sees comments, under your name.</p>
       {comments.error && <p className="form-error">{comments.error.message}</p>}
-      <ul className="comment-list">
+      <ul className={styles.commentList}>
         {comments.data?.map((c) => (
-          <li key={c.id} className="comment" data-testid="post-comment">
-            <span className="comment-meta hint">
+          <li key={c.id} className={styles.comment} data-testid="post-comment">
+            <span className={`${styles.commentMeta} hint`}>
               <strong>{c.mine ? "You" : (c.authorName ?? "Someone")}</strong> ·{" "}
-              <time dateTime={c.createdAt}>{formatTime(c.createdAt)}</time>
+              <RelativeTime iso={c.createdAt} />
               {c.mine && (
-                <button
-                  type="button"
-                  className="text-button"
+                <Button
+                  variant="text"
+                  className={styles.delete}
                   disabled={remove.isPending}
                   onClick={() => remove.mutate({ commentId: c.id })}
                   data-testid="comment-delete"
                 >
                   Delete
-                </button>
+                </Button>
               )}
             </span>
-            <span className="comment-text">{c.text}</span>
+            <span className={styles.commentText}>{c.text}</span>
           </li>
         ))}
       </ul>
       <form
-        className="comment-form"
+        className={styles.commentForm}
         onSubmit={(event) => {
           event.preventDefault();
           if (text.trim()) comment.mutate({ postId, text });
@@ -69,14 +69,14 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
           onChange={(event) => setText(event.target.value)}
           data-testid="comment-text"
         />
-        <button
+        <Button
           type="submit"
-          className="small"
+          small
           disabled={comment.isPending || !text.trim()}
           data-testid="comment-submit"
         >
           Comment
-        </button>
+        </Button>
       </form>
       <FormError message={error?.message} />
     </div>

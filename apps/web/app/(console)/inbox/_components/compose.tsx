@@ -8,7 +8,10 @@ import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
+import styles from "../inbox.module.css";
 import { nameOf } from "./names";
 
 const FIELDS = ["to", "subject", "content"] as const;
@@ -36,8 +39,8 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
   const agents = (chats.data?.chats ?? []).filter((chat) => chat.isContact && !chat.blocked);
 
   return (
-    <section className="card inbox-compose-card" aria-labelledby="compose-heading">
-      <Link href="/inbox" className="inbox-back">
+    <Card className={styles.compose} aria-labelledby="compose-heading">
+      <Link href="/inbox" className={styles.back}>
         ← Inbox
       </Link>
       <title>New email · Inbox · Switchboard</title>
@@ -75,20 +78,20 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
           <FieldError id="compose-to-error" message={error?.fields.to} />
         </label>
         {agents.length > 0 && (
-          <fieldset className="inbox-suggest">
+          <fieldset className={styles.suggest}>
             <legend className="visually-hidden">Add one of your agents</legend>
             {agents.map(({ agent }) => (
-              <button
-                type="button"
+              <Button
                 key={agent.id}
-                className="secondary small"
+                variant="secondary"
+                small
                 aria-pressed={named.includes(agent.num)}
                 disabled={named.includes(agent.num)}
                 onClick={() => setTo([...named, agent.num].join(", "))}
                 data-testid="compose-add-agent"
               >
                 + {nameOf(agent)}
-              </button>
+              </Button>
             ))}
           </fieldset>
         )}
@@ -117,11 +120,11 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
         </label>
         <FormError message={error?.message} testId="compose-error" />
         <div className="row">
-          <button type="submit" disabled={send.isPending} data-testid="compose-send">
+          <Button type="submit" disabled={send.isPending} data-testid="compose-send">
             {send.isPending ? "Sending…" : named.length > 1 ? "Send to the group" : "Send"}
-          </button>
+          </Button>
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -3,14 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { formatTime } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
 import { useTRPC } from "~/trpc/client";
+import styles from "../inbox.module.css";
 import { namesOf } from "./names";
 
 /** The person's threads, newest activity first (kept live by the console); the open one is marked. */
 export function ThreadList() {
-  useReaderTimes();
   const trpc = useTRPC();
   const threads = useQuery(trpc.inbox.list.queryOptions());
   const open = useParams<{ threadId?: string }>().threadId;
@@ -18,7 +17,7 @@ export function ThreadList() {
     <aside className="split-list" aria-labelledby="inbox-list-heading">
       <div className="split-list-head">
         <h2 id="inbox-list-heading">Inbox</h2>
-        <Link href="/inbox/new" className="inbox-compose" data-testid="inbox-compose">
+        <Link href="/inbox/new" className={styles.composeLink} data-testid="inbox-compose">
           New email
         </Link>
       </div>
@@ -33,24 +32,24 @@ export function ThreadList() {
           <li key={thread.id}>
             <Link
               href={`/inbox/${thread.id}`}
-              className={`inbox-row${thread.unreadCount > 0 ? " unread" : ""}`}
+              className={thread.unreadCount > 0 ? `${styles.row} ${styles.unread}` : styles.row}
               aria-current={thread.id === open ? "page" : undefined}
               data-testid="inbox-thread"
               data-thread-id={thread.id}
             >
-              <span className="inbox-row-top">
-                <span className="inbox-row-names">{namesOf(thread.participants)}</span>
+              <span className={styles.rowTop}>
+                <span className={styles.rowNames}>{namesOf(thread.participants)}</span>
                 {thread.unreadCount > 0 && (
                   <span className="badge" data-testid="inbox-unread" title="Unread emails">
                     {thread.unreadCount}
                   </span>
                 )}
               </span>
-              <span className="inbox-row-subject" data-testid="inbox-thread-subject">
+              <span className={styles.rowSubject} data-testid="inbox-thread-subject">
                 {thread.isGroup && <span className="badge off">group</span>} {thread.subject}
               </span>
-              <span className="inbox-row-preview">
-                <time dateTime={thread.lastMessageAt}>{formatTime(thread.lastMessageAt)}</time>
+              <span className={styles.rowPreview}>
+                <RelativeTime iso={thread.lastMessageAt} style="list" />
                 {thread.lastMessage ? ` · ${thread.lastMessage.content}` : ""}
               </span>
             </Link>

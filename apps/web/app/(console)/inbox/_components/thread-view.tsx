@@ -6,9 +6,11 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatTime } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
+import styles from "../inbox.module.css";
 import { nameOf, namesOf } from "./names";
 
 /**
@@ -16,7 +18,6 @@ import { nameOf, namesOf } from "./names";
  * reply box. Opening it (and each new email while it is open) marks it read.
  */
 export function ThreadView({ threadId }: { threadId: string }) {
-  useReaderTimes();
   const trpc = useTRPC();
   const page = useQuery(trpc.inbox.thread.queryOptions({ threadId }));
   const markRead = useMutation(trpc.inbox.markRead.mutationOptions());
@@ -35,12 +36,12 @@ export function ThreadView({ threadId }: { threadId: string }) {
     );
   const { thread, messages } = page.data;
   return (
-    <section className="card inbox-thread" aria-labelledby="thread-heading">
+    <Card className={styles.thread} aria-labelledby="thread-heading">
       <title>{`${thread.subject} · Inbox · Switchboard`}</title>
-      <Link href="/inbox" className="inbox-back">
+      <Link href="/inbox" className={styles.back}>
         ← Inbox
       </Link>
-      <header className="inbox-thread-head">
+      <header className={styles.threadHead}>
         <h1 id="thread-heading" data-testid="thread-subject">
           {thread.subject}
         </h1>
@@ -57,7 +58,7 @@ export function ThreadView({ threadId }: { threadId: string }) {
       </header>
       <EmailList thread={thread} messages={messages} />
       <ReplyBox thread={thread} />
-    </section>
+    </Card>
   );
 }
 
@@ -69,23 +70,23 @@ function EmailList({ thread, messages }: { thread: PersonEmailThread; messages: 
   }, [newestId]);
   const sender = (id: string) => thread.participants.find((user) => user.id === id);
   return (
-    <ol className="inbox-emails" ref={list} data-testid="thread-emails" aria-live="polite">
+    <ol className={styles.emails} ref={list} data-testid="thread-emails" aria-live="polite">
       {messages.map((email) => {
         const from = sender(email.senderId);
         return (
           <li
             key={email.id}
-            className={`inbox-email${from ? "" : " mine"}`}
+            className={from ? styles.email : `${styles.email} ${styles.mine}`}
             data-testid="email-message"
             data-message-id={email.id}
             data-sender={from ? from.userType : "me"}
           >
-            <div className="inbox-email-head">
+            <div className={styles.emailHead}>
               <strong>{from ? nameOf(from) : "You"}</strong>
               <span className="mono muted">{email.senderNum}</span>
-              <time dateTime={email.createdAt}>{formatTime(email.createdAt)}</time>
+              <RelativeTime iso={email.createdAt} />
             </div>
-            <p className="inbox-email-text">{email.content}</p>
+            <p className={styles.emailText}>{email.content}</p>
           </li>
         );
       })}
@@ -105,7 +106,7 @@ function ReplyBox({ thread }: { thread: PersonEmailThread }) {
   };
   return (
     <form
-      className="inbox-reply"
+      className={styles.reply}
       onSubmit={(event) => {
         event.preventDefault();
         reply();
@@ -129,11 +130,11 @@ function ReplyBox({ thread }: { thread: PersonEmailThread }) {
         }}
         data-testid="reply-text"
       />
-      <div className="inbox-reply-actions">
+      <div className={styles.replyActions}>
         <span className="hint">Ctrl+Enter sends</span>
-        <button type="submit" disabled={send.isPending || !text.trim()} data-testid="reply-send">
+        <Button type="submit" disabled={send.isPending || !text.trim()} data-testid="reply-send">
           {send.isPending ? "Sending…" : "Reply"}
-        </button>
+        </Button>
       </div>
       <FormError message={error?.message} testId="reply-error" />
     </form>

@@ -13,15 +13,18 @@ import type {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { notFound, useParams } from "next/navigation";
-import { type ReactNode, useEffect, useState } from "react";
+import { Fragment, type ReactNode, useEffect, useState } from "react";
 import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatTime } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
 import { SkillForm } from "~/components/skill-form";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
 import { useTRPC } from "~/trpc/client";
+import styles from "../records.module.css";
 import { type RecordType, sectionOf, sections } from "./sections";
 
 type AnyRecord = TaskRecord | ReminderRecord | EventRecord | NoteRecord;
@@ -46,12 +49,12 @@ export default function RecordsPage() {
         </div>
         <ExportDecisions />
       </div>
-      <nav className="tabs" aria-label="Record types">
+      <nav className={styles.tabs} aria-label="Record types">
         {Object.entries(sections).map(([slug, { title }]) => (
           <Link
             key={slug}
             href={`/records/${slug}`}
-            className="tab"
+            className={styles.tab}
             aria-current={section.title === title ? "page" : undefined}
             data-testid={`records-tab-${slug}`}
           >
@@ -75,16 +78,14 @@ function RecordList({ type, title }: { type: RecordType; title: string }) {
   const cardOf = new Map(cards.data?.map((card) => [card.recordId, card]));
   const target = useHash();
   return (
-    <section className="card" aria-labelledby="records-heading">
+    <Card aria-labelledby="records-heading">
       <h2 id="records-heading">{title}</h2>
       {records.isPending && <Skeleton label={title.toLowerCase()} />}
       {records.error && <p className="form-error">{records.error.message}</p>}
       {records.data?.length === 0 && (
-        <p className="empty" data-testid="records-empty">
-          Nothing here yet.
-        </p>
+        <EmptyState data-testid="records-empty">Nothing here yet.</EmptyState>
       )}
-      <ul className="records" data-testid="records">
+      <ul className={styles.records} data-testid="records">
         {records.data?.map((record) => (
           <RecordRow
             key={record.id}
@@ -95,7 +96,7 @@ function RecordList({ type, title }: { type: RecordType; title: string }) {
           />
         ))}
       </ul>
-    </section>
+    </Card>
   );
 }
 
@@ -139,7 +140,9 @@ function RecordRow({
   return (
     <li
       id={record.id}
-      className={`record ${highlighted ? "highlighted" : ""} ${done ? "done" : ""}`}
+      className={[styles.record, highlighted && styles.highlighted, done && styles.done]
+        .filter(Boolean)
+        .join(" ")}
       data-testid="record"
       data-record-id={record.id}
     >
@@ -153,47 +156,47 @@ function RecordRow({
           onSubmit={({ id, ...changes }) => update.mutate({ type, id: String(id), changes })}
           testId="record-edit-form"
         >
-          <button type="button" className="secondary" onClick={() => setEditing(false)}>
+          <Button variant="secondary" onClick={() => setEditing(false)}>
             Cancel
-          </button>
+          </Button>
         </SkillForm>
       ) : (
         <>
-          <div className="record-main">
+          <div className={styles.main}>
             <strong data-testid="record-title">{record.title ?? "Untitled note"}</strong>
             {done && <span className="badge ok">done</span>}
             <RecordDetails record={record} />
             {card && <FromCard card={card} />}
           </div>
-          <div className="row record-actions">
+          <div className={`row ${styles.actions}`}>
             {(type === "task" || type === "reminder") && !done && (
-              <button
-                type="button"
-                className="secondary small"
+              <Button
+                variant="secondary"
+                small
                 disabled={busy}
                 onClick={() => complete.mutate({ type, id: record.id })}
                 data-testid="record-complete"
               >
                 Complete
-              </button>
+              </Button>
             )}
-            <button
-              type="button"
-              className="secondary small"
+            <Button
+              variant="secondary"
+              small
               onClick={() => setEditing(true)}
               data-testid="record-edit"
             >
               Edit
-            </button>
-            <button
-              type="button"
-              className="secondary small"
+            </Button>
+            <Button
+              variant="secondary"
+              small
               disabled={busy}
               onClick={() => archive.mutate({ type, id: record.id })}
               data-testid="record-archive"
             >
               Archive
-            </button>
+            </Button>
             <ConfirmButton
               className="danger small"
               disabled={busy}
@@ -217,7 +220,7 @@ function RecordRow({
 function FromCard({ card }: { card: RecordCard }) {
   const agent = card.agent.displayName ?? card.agent.num;
   return (
-    <span className="hint record-meta">
+    <span className={`hint ${styles.meta}`}>
       <Link
         href={`/chats/${card.conversationId}${card.cardMessageId ? `#card-${card.cardMessageId}` : ""}`}
         data-testid="record-card-link"
@@ -266,15 +269,14 @@ function ExportDecisions() {
   };
   return (
     <div className="stack">
-      <button
-        type="button"
-        className="secondary"
+      <Button
+        variant="secondary"
         onClick={run}
         disabled={state === "busy"}
         data-testid="export-decisions"
       >
         {state === "busy" ? "Exporting…" : "Export my decisions (JSON)"}
-      </button>
+      </Button>
       {state === "failed" && (
         <p className="form-error" role="alert">
           The export did not finish; try again.
@@ -285,22 +287,35 @@ function ExportDecisions() {
 }
 
 function RecordDetails({ record }: { record: AnyRecord }) {
-  useReaderTimes();
   const parts: ReactNode[] = [];
-  if ("dueDate" in record && record.dueDate) parts.push(`Due ${formatTime(record.dueDate)}`);
+  if ("dueDate" in record && record.dueDate)
+    parts.push(<>Due {<RelativeTime iso={record.dueDate} />}</>);
   if ("priority" in record && record.priority) parts.push(`${record.priority} priority`);
-  if ("reminderTime" in record) parts.push(`At ${formatTime(record.reminderTime)}`);
+  if ("reminderTime" in record) parts.push(<>At {<RelativeTime iso={record.reminderTime} />}</>);
   if ("startTime" in record)
     parts.push(
-      `${formatTime(record.startTime)}${record.endTime ? ` – ${formatTime(record.endTime)}` : ""}`,
+      <>
+        <RelativeTime iso={record.startTime} />
+        {record.endTime && <> – {<RelativeTime iso={record.endTime} />}</>}
+      </>,
     );
   if ("location" in record && record.location) parts.push(record.location);
   const text =
     "description" in record ? record.description : "content" in record ? record.content : null;
   return (
     <>
-      {parts.length > 0 && <span className="hint record-meta">{parts.join(" · ")}</span>}
-      {text && <p className="record-text">{text}</p>}
+      {parts.length > 0 && (
+        <span className={`hint ${styles.meta}`}>
+          {parts.map((part, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one record, in a fixed order.
+            <Fragment key={i}>
+              {i > 0 && " · "}
+              {part}
+            </Fragment>
+          ))}
+        </span>
+      )}
+      {text && <p className={styles.text}>{text}</p>}
     </>
   );
 }
@@ -312,7 +327,7 @@ function CreateRecord({ type }: { type: RecordType }) {
     trpc.records.create.mutationOptions({ onSuccess: () => setFormKey((k) => k + 1) }),
   );
   return (
-    <section className="card" aria-labelledby="create-heading">
+    <Card aria-labelledby="create-heading">
       <h2 id="create-heading">New {type}</h2>
       <SkillForm
         key={`${type}-${formKey}`}
@@ -323,6 +338,6 @@ function CreateRecord({ type }: { type: RecordType }) {
         onSubmit={(data) => create.mutate({ type, data })}
         testId="record-create-form"
       />
-    </section>
+    </Card>
   );
 }

@@ -9,7 +9,10 @@ import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { SecretOnce } from "~/components/secret-once";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
+import styles from "../self-chat.module.css";
 
 const noSubscription = () => () => {};
 
@@ -34,7 +37,7 @@ export function DeveloperKeysCard() {
   const origin = useOrigin();
 
   return (
-    <section className="card stack" aria-labelledby="keys-heading">
+    <Card className="stack" aria-labelledby="keys-heading">
       <div>
         <h2 id="keys-heading">Developer keys</h2>
         <p className="muted">
@@ -74,9 +77,9 @@ export function DeveloperKeysCard() {
           </span>
           <input type="datetime-local" name="expires" className="narrow" />
         </label>
-        <button type="submit" disabled={create.isPending} data-testid="devkey-create">
+        <Button type="submit" disabled={create.isPending} data-testid="devkey-create">
           {create.isPending ? "Creating…" : "Create key"}
-        </button>
+        </Button>
       </form>
       <FormError message={error?.message} />
       {create.data && (
@@ -91,16 +94,16 @@ export function DeveloperKeysCard() {
         onRevoke={(info) => revoke.mutate({ keyId: info.id })}
         extra={{ header: "Scopes", cell: (info) => info.scopes.join(", ") || "none" }}
       />
-      <div>
+      <div className={styles.exampleBox}>
         <h3>Post to your self chat</h3>
         <CodeBlock
-          className="example"
+          className={styles.example}
           testId="curl-example"
         >{`curl -X POST ${origin}/api/v1/me/messages \\
   -H "Authorization: Bearer dev:<your key>" \\
   -H "Content-Type: application/json" \\
   -d '{"content":"deploy finished"}'`}</CodeBlock>
       </div>
-    </section>
+    </Card>
   );
 }

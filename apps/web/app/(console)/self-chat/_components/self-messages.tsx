@@ -2,14 +2,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { formatTime } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
 import { useTRPC } from "~/trpc/client";
+import styles from "../self-chat.module.css";
 
 /** The self chat, newest at the bottom, kept live by the console's subscription. */
 export function SelfMessages() {
-  useReaderTimes();
   const trpc = useTRPC();
   const messages = useQuery(trpc.selfChat.list.queryOptions());
   const list = useRef<HTMLOListElement>(null);
@@ -20,7 +21,7 @@ export function SelfMessages() {
   }, [count]);
 
   return (
-    <section className="card" aria-labelledby="messages-heading">
+    <Card aria-labelledby="messages-heading">
       <div className="card-head">
         <h2 id="messages-heading">Messages</h2>
         <span className="hint">New messages appear as they arrive</span>
@@ -28,12 +29,12 @@ export function SelfMessages() {
       {messages.isPending && <Skeleton label="your messages" />}
       {messages.error && <p className="form-error">{messages.error.message}</p>}
       {count === 0 && !messages.isPending && (
-        <p className="empty" data-testid="self-messages-empty">
+        <EmptyState data-testid="self-messages-empty">
           No messages yet. Create a developer key below and post one with the example.
-        </p>
+        </EmptyState>
       )}
       <ol
-        className="messages"
+        className={styles.messages}
         ref={list}
         data-testid="self-messages"
         aria-live="polite"
@@ -44,10 +45,10 @@ export function SelfMessages() {
         {messages.data?.map((message) => (
           <li key={message.id} className="bubble" data-testid="self-message">
             <span className="bubble-text">{message.content}</span>
-            <time dateTime={message.createdAt}>{formatTime(message.createdAt)}</time>
+            <RelativeTime iso={message.createdAt} />
           </li>
         ))}
       </ol>
-    </section>
+    </Card>
   );
 }

@@ -20,6 +20,8 @@ import { nextUtcMidnight, useRereadAt } from "~/components/live-updates";
 import { humanize } from "~/components/proposal-words";
 import { Skeleton } from "~/components/skeleton";
 import { useReaderTimes } from "~/components/time";
+import { Card } from "~/components/ui/card";
+import { Table } from "~/components/ui/table";
 import { useTRPC } from "~/trpc/client";
 import type { RouterOutputs } from "~/trpc/router";
 import { useUrlQuery } from "../../_components/use-url-query";
@@ -53,7 +55,7 @@ export function ActivityCharts({ agentId }: { agentId: string }) {
     history.data ? nextUtcMidnight(history.dataUpdatedAt) : null,
   );
   return (
-    <section className="card stack" aria-labelledby="activity-heading" data-testid="activity">
+    <Card className="stack" aria-labelledby="activity-heading" data-testid="activity">
       <div className={styles.head}>
         <div>
           <h2 id="activity-heading">Activity</h2>
@@ -75,7 +77,7 @@ export function ActivityCharts({ agentId }: { agentId: string }) {
           <Charts history={history.data} />
         </div>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -250,7 +252,7 @@ function Chart({
       {series.length > 0 && (
         <details className={styles.numbers}>
           <summary>Numbers</summary>
-          <table>
+          <Table>
             <thead>
               <tr>
                 <th scope="col">Day</th>
@@ -271,7 +273,7 @@ function Chart({
                 </tr>
               ))}
             </tbody>
-          </table>
+          </Table>
         </details>
       )}
     </figure>

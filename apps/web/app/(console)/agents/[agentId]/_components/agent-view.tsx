@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRereadAt } from "~/components/live-updates";
 import { Skeleton } from "~/components/skeleton";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
 import { ActivityCharts } from "./activity-charts";
 import { DecisionsCard } from "./decisions-card";
@@ -25,14 +26,14 @@ export function AgentView({ agentId }: { agentId: string }) {
 
   if (agent.error)
     return (
-      <div className="card">
+      <Card as="div">
         <p className="form-error" role="alert">
           {agent.error.data?.code === "not_found"
             ? "There is no agent of yours with this id. Pick one from your agents."
             : agent.error.message}
         </p>
         <Link href="/agents">Back to your agents</Link>
-      </div>
+      </Card>
     );
   if (!agent.data) return <Skeleton lines={6} label="the agent" />;
   const { agent: me, usage } = agent.data;

@@ -6,6 +6,10 @@ import { useState } from "react";
 import { formatTime } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
 import { useReaderTimes } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { cell, Table } from "~/components/ui/table";
 import { useTRPC } from "~/trpc/client";
 import { DECISIONS_PER_PAGE } from "./decision-pages";
 import styles from "./decisions-card.module.css";
@@ -45,7 +49,7 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
   const data = query.data;
 
   return (
-    <section className="card stack" aria-labelledby="decisions-heading" data-testid="decisions">
+    <Card className="stack" aria-labelledby="decisions-heading" data-testid="decisions">
       <div>
         <h2 id="decisions-heading">Decisions</h2>
         <p className="muted">
@@ -65,9 +69,9 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
             ))}
           </dl>
           {data.decisions.length === 0 ? (
-            <p className="empty">No decisions yet.</p>
+            <EmptyState>No decisions yet.</EmptyState>
           ) : (
-            <table className="stack-on-phone" data-testid="decision-list">
+            <Table stackOnPhone data-testid="decision-list">
               <thead>
                 <tr>
                   <th scope="col">Proposal</th>
@@ -79,7 +83,7 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
               <tbody>
                 {data.decisions.map((decision) => (
                   <tr key={decision.actionId} data-testid="decision-row">
-                    <td className="cell-main">{decision.title}</td>
+                    <td className={cell.main}>{decision.title}</td>
                     <td data-label="Person">
                       {decision.person.displayName ?? decision.person.num}
                     </td>
@@ -93,33 +97,29 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
                   </tr>
                 ))}
               </tbody>
-            </table>
+            </Table>
           )}
           {(pages.length > 1 || data.next) && (
             <div className="row">
               {pages.length > 1 && (
-                <button
-                  type="button"
-                  className="secondary small"
-                  onClick={() => setPages((p) => p.slice(0, -1))}
-                >
+                <Button variant="secondary" small onClick={() => setPages((p) => p.slice(0, -1))}>
                   Newer
-                </button>
+                </Button>
               )}
               {data.next && (
-                <button
-                  type="button"
-                  className="secondary small"
+                <Button
+                  variant="secondary"
+                  small
                   onClick={() => setPages((p) => [...p, data.next ?? undefined])}
                   data-testid="decisions-older"
                 >
                   Older
-                </button>
+                </Button>
               )}
             </div>
           )}
         </>
       )}
-    </section>
+    </Card>
   );
 }

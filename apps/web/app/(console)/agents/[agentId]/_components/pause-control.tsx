@@ -4,10 +4,12 @@ import { useMutation } from "@tanstack/react-query";
 import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { formatTime } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { RelativeTime } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
 import { useInvalidateAgent } from "./invalidate";
+import styles from "./pause-control.module.css";
 
 /** Why the agent is paused, in the owner's words. */
 function pauseReason(reason: string): string {
@@ -24,7 +26,6 @@ export function PauseControl({
   agentId: string;
   paused: { at: string; reason: string } | null;
 }) {
-  useReaderTimes();
   const trpc = useTRPC();
   const invalidate = useInvalidateAgent(agentId);
   const pause = useMutation(trpc.agents.pause.mutationOptions({ onSuccess: invalidate }));
@@ -33,11 +34,11 @@ export function PauseControl({
   const busy = pause.isPending || resume.isPending;
 
   return (
-    <section
-      className={`card state-card ${paused ? "is-paused" : "is-active"}`}
+    <Card
+      className={paused ? `${styles.state} ${styles.paused}` : styles.state}
       aria-labelledby="state-heading"
     >
-      <div className="state-text">
+      <div>
         <h2 id="state-heading">
           Status{" "}
           <span className={`badge ${paused ? "warn" : "ok"}`} data-testid="agent-state">
@@ -48,8 +49,8 @@ export function PauseControl({
           <p data-testid="pause-reason">
             {pauseReason(paused.reason)}{" "}
             <span className="muted">
-              Since {formatTime(paused.at)}. Every API call answers 403 <code>agent_paused</code>{" "}
-              until you resume; its tokens stay valid.
+              Since <RelativeTime iso={paused.at} />. Every API call answers 403{" "}
+              <code>agent_paused</code> until you resume; its tokens stay valid.
             </span>
           </p>
         ) : (
@@ -61,14 +62,13 @@ export function PauseControl({
         <FormError message={error?.message} />
       </div>
       {paused ? (
-        <button
-          type="button"
+        <Button
           onClick={() => resume.mutate({ agentId })}
           disabled={busy}
           data-testid="agent-resume"
         >
           {resume.isPending ? "Resuming…" : "Resume agent"}
-        </button>
+        </Button>
       ) : (
         <ConfirmButton
           className="danger"
@@ -82,6 +82,6 @@ export function PauseControl({
           {pause.isPending ? "Pausing…" : "Pause agent"}
         </ConfirmButton>
       )}
-    </section>
+    </Card>
   );
 }

@@ -8,6 +8,8 @@ import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
 import { useInvalidateAgent } from "./invalidate";
 
@@ -37,7 +39,7 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
   const message = (name: (typeof fields)[number]) => error?.fields[name];
 
   return (
-    <section className="card" aria-labelledby="profile-heading">
+    <Card aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
       <p className="muted">What people see on its contact card and the consent card.</p>
       {/* Keyed by the saved profile: a save (or a change made through the API) refills it. */}
@@ -103,9 +105,9 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
         />
         <FieldError id="profile-scopes-error" message={message("change.requestedScopes")} />
         <div className="row">
-          <button type="submit" disabled={update.isPending} data-testid="profile-save">
+          <Button type="submit" disabled={update.isPending} data-testid="profile-save">
             {update.isPending ? "Saving…" : "Save profile"}
-          </button>
+          </Button>
           {update.isSuccess && (
             <span className="success" role="status" data-testid="profile-saved">
               Saved.
@@ -113,6 +115,6 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
           )}
         </div>
       </form>
-    </section>
+    </Card>
   );
 }

@@ -5,6 +5,8 @@ import { CredentialTable } from "~/components/credential-table";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { SecretOnce } from "~/components/secret-once";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
 import { useTRPC } from "~/trpc/client";
 
 /** Mint (shown once), list and revoke the agent's API tokens. */
@@ -18,7 +20,7 @@ export function TokensCard({ agentId }: { agentId: string }) {
   const error = shownError(mint.error ?? revoke.error, ["expiresAt", "name"]);
 
   return (
-    <section className="card stack" aria-labelledby="tokens-heading">
+    <Card className="stack" aria-labelledby="tokens-heading">
       <div>
         <h2 id="tokens-heading">API tokens</h2>
         <p className="muted">
@@ -61,9 +63,9 @@ export function TokensCard({ agentId }: { agentId: string }) {
             {...(error?.fields.expiresAt && { "aria-invalid": true })}
           />
         </label>
-        <button type="submit" disabled={mint.isPending} data-testid="token-mint">
+        <Button type="submit" disabled={mint.isPending} data-testid="token-mint">
           {mint.isPending ? "Minting…" : "Mint token"}
-        </button>
+        </Button>
       </form>
       {error && (
         <p className="form-error" role="alert">
@@ -85,6 +87,6 @@ export function TokensCard({ agentId }: { agentId: string }) {
         revoking={revoke.isPending}
         onRevoke={(token) => revoke.mutate({ agentId, tokenId: token.id })}
       />
-    </section>
+    </Card>
   );
 }

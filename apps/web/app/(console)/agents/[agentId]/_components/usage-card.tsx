@@ -1,4 +1,5 @@
 import { nextUtcMidnight } from "~/components/live-updates";
+import { Card } from "~/components/ui/card";
 import type { RouterOutputs } from "~/trpc/router";
 import styles from "./usage-card.module.css";
 
@@ -33,7 +34,7 @@ function Meter({
 /** Today's use against the daily ceilings, and this minute's rates. */
 export function UsageCard({ usage }: { usage: Usage }) {
   return (
-    <section className="card stack" aria-labelledby="usage-heading">
+    <Card className="stack" aria-labelledby="usage-heading">
       <div>
         <h2 id="usage-heading">Usage</h2>
         <p className="muted">
@@ -71,7 +72,7 @@ export function UsageCard({ usage }: { usage: Usage }) {
         max={usage.perMinute.messages.limit}
         testId="rate-messages"
       />
-    </section>
+    </Card>
   );
 }
 

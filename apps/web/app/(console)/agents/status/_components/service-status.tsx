@@ -8,6 +8,10 @@ import { FormError } from "~/components/form-error";
 import { formatDistance, formatNumber, formatRelative, formatWhen } from "~/components/format";
 import { Skeleton } from "~/components/skeleton";
 import { useReaderTimes } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { cell, Table } from "~/components/ui/table";
 import { useTRPC } from "~/trpc/client";
 
 /** What the status page shows: the service's state, its work queue and the owner's webhooks. */
@@ -27,7 +31,7 @@ export function ServiceStatus() {
       {status.error && <FormError message={shownError(status.error)?.message} />}
       {data && (
         <>
-          <section className="card" aria-labelledby="service-heading">
+          <Card aria-labelledby="service-heading">
             <h2 id="service-heading">Service</h2>
             <dl className="payload" data-testid="service-facts">
               <dt>State</dt>
@@ -53,7 +57,7 @@ export function ServiceStatus() {
                 <span className="muted">(this web process)</span>
               </dd>
             </dl>
-          </section>
+          </Card>
 
           <p className="muted" data-testid="status-checked">
             Checked{" "}
@@ -61,18 +65,18 @@ export function ServiceStatus() {
               {formatWhen(new Date(status.dataUpdatedAt).toISOString())}
             </time>
             .{" "}
-            <button
-              type="button"
-              className="secondary small"
+            <Button
+              variant="secondary"
+              small
               onClick={() => void status.refetch()}
               disabled={status.isFetching}
               data-testid="status-check-again"
             >
               {status.isFetching ? "Checking…" : "Check again"}
-            </button>
+            </Button>
           </p>
 
-          <section className="card" aria-labelledby="queue-heading">
+          <Card aria-labelledby="queue-heading">
             <h2 id="queue-heading">Work queue</h2>
             <p className="muted">
               Webhook deliveries, reminders and expiring cards wait here for a worker.
@@ -93,16 +97,16 @@ export function ServiceStatus() {
                 <span className="muted">(jobs that used every attempt)</span>
               </dd>
             </dl>
-          </section>
+          </Card>
 
-          <section className="card" aria-labelledby="webhooks-heading">
+          <Card aria-labelledby="webhooks-heading">
             <h2 id="webhooks-heading">Your webhooks</h2>
             {data.failingWebhooks.length === 0 ? (
-              <p className="empty" data-testid="webhooks-healthy">
+              <EmptyState data-testid="webhooks-healthy">
                 None of your agents' webhooks is failing.
-              </p>
+              </EmptyState>
             ) : (
-              <table className="stack-on-phone" data-testid="failing-webhooks">
+              <Table stackOnPhone data-testid="failing-webhooks">
                 <thead>
                   <tr>
                     <th scope="col">Agent</th>
@@ -115,7 +119,7 @@ export function ServiceStatus() {
                 <tbody>
                   {data.failingWebhooks.map((hook) => (
                     <tr key={hook.agentId} data-testid="failing-webhook">
-                      <td className="cell-main">
+                      <td className={cell.main}>
                         <Link
                           href={`/agents/${hook.agentId}/webhook`}
                           className="strong-link truncate"
@@ -148,13 +152,15 @@ export function ServiceStatus() {
                       <td data-label="Last failure" className="nowrap" suppressHydrationWarning>
                         {hook.lastFailureAt ? formatRelative(hook.lastFailureAt) : "—"}
                       </td>
-                      <td data-label="What to check">{hook.problem ?? "—"}</td>
+                      <td data-label="What to check" className={cell.long}>
+                        {hook.problem ?? "—"}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
-              </table>
+              </Table>
             )}
-          </section>
+          </Card>
         </>
       )}
     </>

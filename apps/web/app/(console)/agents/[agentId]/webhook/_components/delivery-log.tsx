@@ -6,6 +6,10 @@ import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatNumber, formatRelative, formatWhen } from "~/components/format";
 import { RelativeTime, useReaderTimes } from "~/components/time";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import { cell, Table } from "~/components/ui/table";
 import { useTRPC } from "~/trpc/client";
 import { DeliveryDetail } from "./delivery-detail";
 import { DeliveryFilters } from "./delivery-filters";
@@ -48,7 +52,7 @@ export function DeliveryLog({
   const deliveries = data?.deliveries ?? [];
   const paged = view.before !== undefined || view.after !== undefined;
   return (
-    <section className="card stack" aria-labelledby="deliveries-heading">
+    <Card className="stack" aria-labelledby="deliveries-heading">
       <div>
         <h2 id="deliveries-heading">Deliveries</h2>
         <p className="muted">
@@ -58,7 +62,7 @@ export function DeliveryLog({
       <DeliveryFilters filters={filters} onChange={onView} />
       {data && deliveries.length === 0 ? (
         <div className={styles.none} data-testid="deliveries-none">
-          <p className="empty">
+          <EmptyState>
             {isFiltered(view)
               ? "No deliveries match these filters."
               : paged
@@ -66,15 +70,11 @@ export function DeliveryLog({
                 : data.webhook
                   ? "No deliveries yet: each event of this agent shows here once it is sent."
                   : "No deliveries: set a URL above and each event shows here as it goes out."}
-          </p>
+          </EmptyState>
           {(isFiltered(view) || paged) && (
-            <button
-              type="button"
-              className="secondary small"
-              onClick={() => onView(paged ? filters : {})}
-            >
+            <Button variant="secondary" small onClick={() => onView(paged ? filters : {})}>
               {paged ? "Show the newest" : "Clear filters"}
-            </button>
+            </Button>
           )}
         </div>
       ) : (
@@ -107,20 +107,20 @@ export function DeliveryLog({
               testId: "deliveries-older",
             },
           ].map(({ label, to, testId }) => (
-            <button
+            <Button
               key={testId}
-              type="button"
-              className="secondary small"
+              variant="secondary"
+              small
               disabled={!to || loading}
               onClick={() => to && onView({ ...filters, ...to })}
               data-testid={testId}
             >
               {label}
-            </button>
+            </Button>
           ))}
         </nav>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -149,9 +149,10 @@ function DeliveryTable({
   return (
     <>
       <FormError message={shownError(retry.error ?? redeliver.error)?.message} />
-      <table
+      <Table
+        stackOnPhone
         data-testid="webhook-deliveries"
-        className={`stack-on-phone ${styles.log}`}
+        className={styles.log}
         aria-busy={loading}
       >
         <thead>
@@ -177,7 +178,7 @@ function DeliveryTable({
                   <td data-label="Time" className="nowrap">
                     <RelativeTime iso={d.createdAt} />
                   </td>
-                  <td className="cell-main">
+                  <td className={cell.main}>
                     <span className="mono truncate" data-testid="delivery-type">
                       {d.eventType}
                     </span>{" "}
@@ -213,29 +214,29 @@ function DeliveryTable({
                   <td data-label="Latency" className="nowrap" data-testid="delivery-latency">
                     {d.latencyMs === null ? "—" : `${formatNumber(d.latencyMs)} ms`}
                   </td>
-                  <td className="actions">
+                  <td className={cell.actions}>
                     <div className="row">
                       {canRetry && (
-                        <button
-                          type="button"
-                          className="secondary small"
+                        <Button
+                          variant="secondary"
+                          small
                           disabled={redo.mutation.isPending}
                           onClick={() => redo.mutation.mutate({ agentId, eventId: d.eventId })}
                           data-testid={redo.testId}
                         >
                           {redo.label}
-                        </button>
+                        </Button>
                       )}
-                      <button
-                        type="button"
-                        className="secondary small"
+                      <Button
+                        variant="secondary"
+                        small
                         aria-expanded={shown}
                         aria-controls={`delivery-${d.eventId}`}
                         onClick={() => setOpen(shown ? null : d.eventId)}
                         data-testid="delivery-details-toggle"
                       >
                         {shown ? "Hide details" : "Details"}
-                      </button>
+                      </Button>
                     </div>
                   </td>
                 </tr>
@@ -250,7 +251,7 @@ function DeliveryTable({
             );
           })}
         </tbody>
-      </table>
+      </Table>
     </>
   );
 }

@@ -7,6 +7,9 @@ import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { SecretOnce } from "~/components/secret-once";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
 import { useTRPC } from "~/trpc/client";
 import { TestResult } from "./test-result";
 import styles from "./webhook.module.css";
@@ -72,7 +75,7 @@ export function EndpointCard({
           note="Copy it now: it verifies X-Svc-Signature. You won't see it again here."
         />
       )}
-      <section className="card stack" aria-labelledby="webhook-heading">
+      <Card className="stack" aria-labelledby="webhook-heading">
         <div className="card-head">
           <h2 id="webhook-heading">Endpoint</h2>
           {webhook && <HealthBadge webhook={webhook} />}
@@ -81,9 +84,9 @@ export function EndpointCard({
           <WebhookFacts webhook={webhook} dead={dead} />
         ) : (
           data && (
-            <p className="empty" data-testid="webhook-none">
+            <EmptyState data-testid="webhook-none">
               No webhook yet: events wait for long-poll or the stream.
-            </p>
+            </EmptyState>
           )
         )}
         {webhook && webhook.state !== "active" && waiting.waiting > 0 && (
@@ -118,9 +121,9 @@ export function EndpointCard({
                 "aria-describedby": "webhook-url-error",
               })}
             />
-            <button type="submit" disabled={set.isPending} data-testid="webhook-save">
+            <Button type="submit" disabled={set.isPending} data-testid="webhook-save">
               {set.isPending ? "Saving…" : webhook ? "Save (new secret)" : "Set webhook"}
-            </button>
+            </Button>
           </div>
           <p className="hint">https only, on a public host. Saving issues a new signing secret.</p>
         </form>
@@ -136,33 +139,30 @@ export function EndpointCard({
         )}
         {webhook && (
           <div className="row">
-            <button
-              type="button"
+            <Button
               disabled={test.isPending || webhook.state !== "active"}
               onClick={() => test.mutate({ agentId })}
               data-testid="webhook-test"
             >
               {test.isPending ? "Sending…" : "Send test event"}
-            </button>
+            </Button>
             {webhook.state === "disabled" && (
-              <button
-                type="button"
+              <Button
                 disabled={resume.isPending}
                 onClick={() => resume.mutate({ agentId })}
                 data-testid="webhook-resume"
               >
                 Resume and retry{dead ? ` (${dead} failed)` : ""}
-              </button>
+              </Button>
             )}
-            <button
-              type="button"
-              className="secondary"
+            <Button
+              variant="secondary"
               disabled={rotate.isPending}
               onClick={() => rotate.mutate({ agentId })}
               data-testid="webhook-rotate"
             >
               Rotate secret
-            </button>
+            </Button>
             <ConfirmButton
               className="danger"
               disabled={remove.isPending}
@@ -178,7 +178,7 @@ export function EndpointCard({
         )}
         <FormError message={error?.message} />
         {test.data && <TestResult result={test.data} />}
-      </section>
+      </Card>
     </>
   );
 }
