@@ -11,6 +11,8 @@ export interface FloorApp {
   url: string;
   /** The floor's one request: GET of a route doing one `select 1`. */
   path: string;
+  /** Its server process, for the CPU it spends per request. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -59,6 +61,7 @@ export async function startFloorApp(databaseUrl: string): Promise<FloorApp> {
   return {
     url,
     path: "/api/floor",
+    pid: child.pid,
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));

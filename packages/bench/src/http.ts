@@ -5,6 +5,7 @@ import autocannon from "autocannon";
 import { raisedLimits, sendingContacts, sendsInTurn, startBenchService } from "./api-fixture";
 import { startFloorApp } from "./floor";
 import { expectToolSuccess, mcpCall, mcpSendsInTurn } from "./mcp-calls";
+import { cpuSnapshot, cpuSpent } from "./process-cpu";
 
 /**
  * `npm run bench`, HTTP part: the Agent API's hot calls against the service started the way
@@ -13,8 +14,10 @@ import { expectToolSuccess, mcpCall, mcpSendsInTurn } from "./mcp-calls";
  * the same database server. Floor and service runs alternate (two rounds of each per row, one
  * with `--quick`), so a busy machine moves both. Each row is req/s and p50/p99 at 1 and at 50
  * connections and the ratio to the floor. `getMe` and `sendMessage` run again as MCP tool calls,
- * each compared with its REST row (target: at most 1.3× its time). Loopback only. `--quick` runs
- * each for 1 s instead of 4.
+ * each compared with its REST row (target: at most 1.3× its time). Beside each row, the CPU time
+ * per call the serving processes spent (web, worker, all of Postgres, read from /proc; the floor's
+ * too): on a quiet machine, what a call costs beyond the floor's, by process, however fast the
+ * machine is that moment. Loopback only. `--quick` runs each for 1 s instead of 4.
  */
 const quick = process.argv.includes("--quick");
 /** `--only=messages` measures just the calls whose name holds that text (and skips the wake). */
@@ -39,23 +42,48 @@ interface Run {
   p99: number;
   non2xx: number;
   errors: number;
+  /** Requests answered, and the CPU time the serving processes spent meanwhile, in ms. */
+  requests: number;
+  cpuMs: Record<string, number>;
 }
 
 type Request = autocannon.Options["requests"] extends (infer R)[] | undefined ? R : never;
 
-async function load(connections: number, request: Request, url = base): Promise<Run> {
+/** The service's processes, or the floor's, whose CPU a run counts (with all of Postgres's). */
+const serviceProcesses = () => service.pids();
+const floorProcesses = () => ({ web: floorApp.pid });
+
+/** A row of CPU per call: the service's processes and Postgres, beside the floor's. */
+function cpuRow(name: string, connections: number, run: Run, floor: Run): string {
+  const per = (r: Run, process: string) => (r.cpuMs[process] ?? 0) / Math.max(r.requests, 1);
+  const service = per(run, "web") + per(run, "worker") + per(run, "postgres");
+  const floorTotal = per(floor, "web") + per(floor, "postgres");
+  const ms = (n: number) => n.toFixed(3);
+  return `| ${name} | ${connections} | ${ms(per(run, "web"))} | ${ms(per(run, "worker"))} | ${ms(per(run, "postgres"))} | ${ms(service)} | ${ms(per(floor, "web"))} + ${ms(per(floor, "postgres"))} | ${ms(service - floorTotal)} |`;
+}
+
+async function load(
+  connections: number,
+  request: Request,
+  url = base,
+  processes: () => Record<string, number | undefined> = serviceProcesses,
+): Promise<Run> {
+  const before = cpuSnapshot(processes());
   const result = await autocannon({
     url,
     connections,
     duration: SECONDS,
     requests: [request],
   });
+  const after = cpuSnapshot(processes());
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
+    requests: result.requests.total,
+    cpuMs: cpuSpent(before, after),
   };
 }
 
@@ -114,7 +142,7 @@ try {
     const floors: Run[] = [];
     const runs: Run[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      floors.push(await load(connections, floorRequest, floorApp.url));
+      floors.push(await load(connections, floorRequest, floorApp.url, floorProcesses));
       runs.push(await load(connections, request));
     }
     const merged = (all: Run[]): Run => ({
@@ -122,6 +150,11 @@ try {
       rps: Math.round(all.reduce((sum, r) => sum + r.rps, 0) / all.length),
       non2xx: all.reduce((sum, r) => sum + r.non2xx, 0),
       errors: all.reduce((sum, r) => sum + r.errors, 0),
+      requests: all.reduce((sum, r) => sum + r.requests, 0),
+      cpuMs: all.reduce<Record<string, number>>((sum, r) => {
+        for (const [name, ms] of Object.entries(r.cpuMs)) sum[name] = (sum[name] ?? 0) + ms;
+        return sum;
+      }, {}),
     });
     return { floor: merged(floors), run: merged(runs) };
   };
@@ -134,6 +167,7 @@ try {
   }
 
   const rows: string[] = [];
+  const cpuRows: string[] = [];
   const runs = new Map<string, Run>();
   const ratio = (a: number, b: number) => (b === 0 ? "—" : (a / b).toFixed(2));
   for (const connections of CONNECTIONS) {
@@ -145,6 +179,7 @@ try {
         `| ${call.name} | ${connections} | ${run.rps} | ${run.p50} | ${run.p99} | ${floor.rps} | ${ratio(run.rps, floor.rps)}${problems ? ` (${problems} not 2xx!)` : ""} |`,
       );
       console.error(rows.at(-1));
+      cpuRows.push(cpuRow(call.name, connections, run, floor));
     }
   }
   // Long-poll wake: a GET /updates parked in the web process, an event committed by this
@@ -191,6 +226,12 @@ try {
       "| call | connections | req/s | p50 ms | p99 ms | floor req/s | × floor |",
       "|---|---|---|---|---|---|---|",
       ...rows,
+      "",
+      "CPU per call (ms): what the serving processes spent while the row ran, over the requests it answered (/proc; all of Postgres's processes)",
+      "",
+      "| call | connections | web | worker | Postgres | total | floor: web + Postgres | beyond the floor |",
+      "|---|---|---|---|---|---|---|---|",
+      ...cpuRows,
       ...(versusRest.length === 0
         ? []
         : [
