@@ -6,9 +6,14 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { findUser, toAgentUser } from "../identity/users";
 import { toAgentMessage } from "../sending/compose-message";
-import { agentTypingUntil, loadPersonConversations, unreadCount } from "./person-chat";
+import {
+  agentTypingUntil,
+  chatActivity,
+  loadPersonConversations,
+  unreadCount,
+} from "./person-chat";
 
-const { agentContacts, agents, conversations, messages, users } = schema;
+const { agentContacts, conversations, messages, users } = schema;
 const agentUser = alias(users, "agent_user");
 
 /**
@@ -79,9 +84,6 @@ export async function listPersonChatRows(
   };
 }
 
-/** Where a chat sorts in the list: its last activity, the chat id breaking ties. */
-const activity = sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
-
 interface Keyset {
   micros: string;
   id: string;
@@ -100,7 +102,7 @@ function parseCursor(cursor: string): Keyset {
 /** Strictly after the keyset in list order (older activity, or the same and a smaller id). */
 function olderThan(after: Keyset): SQL {
   const at = sql`(timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond')`;
-  return sql`(${activity}, ${conversations.id}) < (${at}, ${after.id})`;
+  return sql`(${chatActivity}, ${conversations.id}) < (${at}, ${after.id})`;
 }
 
 /** The rows in list order; the counts and typing state are worked out for these rows only. */
@@ -110,7 +112,7 @@ async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefine
     .select({
       id: conversations.id,
       // Microseconds, as Postgres keeps them: a millisecond cursor would skip or repeat chats.
-      activityMicros: sql<string>`(extract(epoch from ${activity}) * 1000000)::bigint::text`,
+      activityMicros: sql<string>`(extract(epoch from ${chatActivity}) * 1000000)::bigint::text`,
       agent: agentUser,
       addedAt: agentContacts.addedAt,
       blockedAt: agentContacts.blockedAt,
@@ -121,9 +123,8 @@ async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefine
     .from(agentContacts)
     .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
     .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
-    .innerJoin(agents, eq(agents.id, agentContacts.agentId))
     .where(and(eq(agentContacts.userId, userId), after ? olderThan(after) : undefined))
-    .orderBy(desc(activity), desc(conversations.id))
+    .orderBy(desc(chatActivity), desc(conversations.id))
     .limit(take);
   return rows.map((r) => ({
     id: r.id,

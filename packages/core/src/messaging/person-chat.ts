@@ -89,6 +89,9 @@ export async function findPersonChatMessage(deps: CoreDeps, userRef: string, mes
   return { chat, messageId: message.id };
 }
 
+/** Where a chat sorts in the person's list: its last message's time, or its creation before any. */
+export const chatActivity = sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+
 /** A chat row's count of the agent's messages the person has not read (joined on the contact). */
 export const unreadCount = () =>
   sql<number>`(
@@ -139,10 +142,7 @@ export async function loadPersonConversations(
         conversationId ? eq(agentContacts.conversationId, conversationId) : undefined,
       ),
     )
-    .orderBy(
-      desc(sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`),
-      desc(conversations.id),
-    );
+    .orderBy(desc(chatActivity), desc(conversations.id));
   const ids = rows.map((r) => r.conversation.id);
   const last =
     ids.length === 0
