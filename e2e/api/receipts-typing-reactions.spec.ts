@@ -1,6 +1,6 @@
 import {
   blockAgent,
-  listPersonConversations,
+  listPersonChatRows,
   listPersonMessages,
   sendPersonMessage,
   setInitiation,
@@ -89,7 +89,7 @@ test.describe("typing", () => {
     const { auth, person, conversationId } = await chatWithMessage();
     const api = agentApi(request, auth);
     const typingUntil = async () =>
-      (await listPersonConversations(deps(), person.id))[0]?.agentTypingUntil ?? null;
+      (await listPersonChatRows(deps(), person.id)).chats[0]?.agentTypingUntil ?? null;
     const started = Date.now();
     const on = await api.post(`/conversations/${conversationId}/typing`);
     expect([on.status(), await on.json()]).toEqual([200, { ok: true }]);

@@ -131,10 +131,9 @@ export { listAgentMessages } from "./messaging/list-agent-messages";
 export {
   CHAT_LIST_PAGE_SIZE,
   listPersonChatRows,
-  listPersonConversations,
   type PersonChatRow,
   type PersonChatRowPage,
-} from "./messaging/list-person-conversations";
+} from "./messaging/list-person-chat-rows";
 export { listPersonMessages } from "./messaging/list-person-messages";
 export { markConversationRead } from "./messaging/mark-conversation-read";
 export { markReadByPerson } from "./messaging/mark-read-by-person";

@@ -7,7 +7,7 @@ import { latestSeq, readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { listAgentConversations } from "../messaging/list-agent-conversations";
-import { listPersonConversations } from "../messaging/list-person-conversations";
+import { listPersonChatRows } from "../messaging/list-person-chat-rows";
 import { sendAgentMessage } from "../messaging/send-agent-message";
 import { createTestDeps } from "../testing";
 import { blockAgent, setInitiation, unblockAgent } from "./agent-settings";
@@ -43,7 +43,7 @@ it("blocking or reply-only for an agent never added makes no conversation and sh
   expect(await listAgentConversations(t.deps, agent.id)).toEqual([]);
   expect(await readEvents(t.deps, agent.id, 0, 100)).toEqual({ events: [], nextSeq: 0 });
   expect(await latestSeq(t.deps, agent.id)).toBe(0);
-  expect(await listPersonConversations(t.deps, person.id)).toEqual([]);
+  expect((await listPersonChatRows(t.deps, person.id)).chats).toEqual([]);
   expect(await getConsentCard(t.deps, person.id, agent.id)).toMatchObject({
     isContact: false,
     blocked: true,

@@ -6,7 +6,7 @@ import { toActionDecision } from "../actions/decisions";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { readMessagePage } from "./list-agent-messages";
-import { findPersonChat, loadPersonConversations } from "./person-chat";
+import { findPersonChat, loadPersonConversation } from "./person-chat";
 import { readOpenReplies } from "./streamed-replies";
 
 const { actions, conversationReads, messages, reactions } = schema;
@@ -30,7 +30,7 @@ export async function listPersonMessages(
       issues: [{ path: "limit", message: "must be 1-100" }],
     });
   const { user, agent, conversationId } = await findPersonChat(deps, userRef, chatRef);
-  const [conversation] = await loadPersonConversations(deps, user.id, conversationId);
+  const conversation = await loadPersonConversation(deps, user.id, conversationId);
   if (!conversation) throw new CoreError("not_found", `No chat ${chatRef}`);
   const page = await readMessagePage(deps, conversationId, { limit, before: query.before });
   const ids = page.rows.map((r) => r.message.id);

@@ -42,7 +42,7 @@ import { getMessageAudio } from "./get-message-audio";
 import { getPersonMessageMedia } from "./get-person-message-media";
 import { listAgentConversations } from "./list-agent-conversations";
 import { listAgentMessages } from "./list-agent-messages";
-import { listPersonConversations } from "./list-person-conversations";
+import { listPersonChatRows } from "./list-person-chat-rows";
 import { listPersonMessages } from "./list-person-messages";
 import { markConversationRead } from "./mark-conversation-read";
 import { markReadByPerson } from "./mark-read-by-person";
@@ -192,7 +192,7 @@ describe("an agent sends", () => {
     expect(history.messages).toEqual(sent);
     expect((await eventsOf(agent.id)).map((e) => e.type)).toEqual(["contact.added"]);
     expect((await getAgentUsage(t.deps, agent.id)).usage.messages).toBe(8);
-    const [listed] = await listPersonConversations(t.deps, person.id);
+    const [listed] = (await listPersonChatRows(t.deps, person.id)).chats;
     expect(listed?.lastMessage?.id).toBe(document?.id);
   });
 
@@ -455,7 +455,7 @@ describe("receipts, typing and reactions", () => {
     t.clock.set("2026-04-01T09:00:00Z");
     const { send, agent, person, conversationId } = await chat();
     const typingUntil = async () =>
-      (await listPersonConversations(t.deps, person.id))[0]?.agentTypingUntil;
+      (await listPersonChatRows(t.deps, person.id)).chats[0]?.agentTypingUntil;
     await setAgentTyping(t.deps, agent.id, conversationId, true);
     expect(await typingUntil()).toBe("2026-04-01T09:00:08.000Z");
     t.clock.advance(5000);
@@ -801,13 +801,15 @@ describe("a person writes", () => {
 });
 
 describe("the person's chat list and media", () => {
-  it("lists chats with settings, requested scopes and unread counts; stays after removal", async () => {
+  it("shows a chat with settings, requested scopes and unread counts; stays after removal", async () => {
     const { send, agent, person, conversationId } = await chat(["messages:write"]);
     await send({ type: "text", content: "one" });
     await send({ type: "text", content: "two" });
-    let [listed] = await listPersonConversations(t.deps, person.num);
-    expect(PersonConversation.safeParse(listed).error?.issues ?? []).toEqual([]);
-    expect(listed).toMatchObject({
+    const opened = async () =>
+      (await listPersonMessages(t.deps, person.num, conversationId)).conversation;
+    let shown = await opened();
+    expect(PersonConversation.safeParse(shown).error?.issues ?? []).toEqual([]);
+    expect(shown).toMatchObject({
       id: conversationId,
       agent: { id: agent.id, num: agent.num, userType: "agent" },
       isContact: true,
@@ -821,8 +823,10 @@ describe("the person's chat list and media", () => {
     });
     await removeContact(t.deps, person.id, agent.id);
     await blockAgent(t.deps, person.id, agent.id);
-    [listed] = await listPersonConversations(t.deps, person.id);
-    expect(listed).toMatchObject({ isContact: false, grantedScopes: [], blocked: true });
+    shown = await opened();
+    expect(shown).toMatchObject({ isContact: false, grantedScopes: [], blocked: true });
+    const [listed] = (await listPersonChatRows(t.deps, person.id)).chats;
+    expect(listed).toMatchObject({ id: conversationId, isContact: false, blocked: true });
     expect((await listPersonMessages(t.deps, person.id, conversationId)).messages).toHaveLength(2);
     expect(await codeOf(listPersonMessages(t.deps, person.id, "cnv_unknown"))).toBe("not_found");
     expect(await codeOf(listPersonMessages(t.deps, person.id, conversationId, { limit: 0 }))).toBe(

@@ -114,64 +114,66 @@ export const agentTypingUntil = (now: Date) =>
   )`.mapWith(typingIndicators.until);
 
 /**
- * The person's chats with agents as a chat list shows them, newest activity first; one chat
- * when `conversationId` is given.
+ * One of the person's chats as its open view shows it: the agent, whether it is a contact,
+ * requested and granted scopes, initiation, block, the last message, unread count and the
+ * agent's typing state. Undefined when the person has no such chat.
  */
-export async function loadPersonConversations(
+export async function loadPersonConversation(
   deps: CoreDeps,
   userId: string,
-  conversationId?: string,
-): Promise<PersonConversation[]> {
+  conversationId: string,
+): Promise<PersonConversation | undefined> {
   const now = deps.clock.now();
-  const rows = await deps.db
-    .select({
-      contact: agentContacts,
-      conversation: conversations,
-      agent: agentUser,
-      requestedScopes: agents.requestedScopes,
-      unreadCount: unreadCount(),
-      agentTypingUntil: agentTypingUntil(now),
-    })
-    .from(agentContacts)
-    .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
-    .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
-    .innerJoin(agents, eq(agents.id, agentContacts.agentId))
-    .where(
-      and(
-        eq(agentContacts.userId, userId),
-        conversationId ? eq(agentContacts.conversationId, conversationId) : undefined,
+  const [[r], last] = await Promise.all([
+    deps.db
+      .select({
+        contact: agentContacts,
+        conversation: conversations,
+        agent: agentUser,
+        requestedScopes: agents.requestedScopes,
+        unreadCount: unreadCount(),
+        agentTypingUntil: agentTypingUntil(now),
+      })
+      .from(agentContacts)
+      .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
+      .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
+      .innerJoin(agents, eq(agents.id, agentContacts.agentId))
+      .where(
+        and(eq(agentContacts.userId, userId), eq(agentContacts.conversationId, conversationId)),
       ),
-    )
-    .orderBy(desc(chatActivity), desc(conversations.id));
-  const ids = rows.map((r) => r.conversation.id);
-  const last =
-    ids.length === 0
-      ? []
-      : await deps.db
-          .selectDistinctOn([messages.conversationId], { message: messages, senderNum: users.num })
-          .from(messages)
-          .innerJoin(users, eq(users.id, messages.senderId))
-          .where(inArray(messages.conversationId, ids))
-          .orderBy(messages.conversationId, desc(messages.pos));
-  const lastBy = new Map(last.map((l) => [l.message.conversationId, l]));
-  return rows.map((r) => {
-    const lastMessage = lastBy.get(r.conversation.id);
-    return {
-      id: r.conversation.id,
-      agent: toAgentUser(r.agent),
-      isContact: r.contact.addedAt !== null,
-      requestedScopes: inConsentOrder(r.requestedScopes as AgentScope[]),
-      grantedScopes: r.contact.addedAt
-        ? inConsentOrder(r.contact.grantedScopes as AgentScope[])
-        : [],
-      initiation: r.contact.initiation,
-      blocked: r.contact.blockedAt !== null,
-      autoExecuteSkills: r.contact.autoExecuteSkills as AgentPlatformSkill[],
-      lastMessage: lastMessage ? toAgentMessage(lastMessage.message, lastMessage.senderNum) : null,
-      lastMessageAt: r.conversation.lastMessageAt?.toISOString() ?? null,
-      unreadCount: r.unreadCount,
-      agentTypingUntil: r.agentTypingUntil?.toISOString() ?? null,
-      createdAt: r.conversation.createdAt.toISOString(),
-    };
-  });
+    lastMessagesOf(deps, [conversationId]),
+  ]);
+  if (!r) return undefined;
+  return {
+    id: r.conversation.id,
+    agent: toAgentUser(r.agent),
+    isContact: r.contact.addedAt !== null,
+    requestedScopes: inConsentOrder(r.requestedScopes as AgentScope[]),
+    grantedScopes: r.contact.addedAt ? inConsentOrder(r.contact.grantedScopes as AgentScope[]) : [],
+    initiation: r.contact.initiation,
+    blocked: r.contact.blockedAt !== null,
+    autoExecuteSkills: r.contact.autoExecuteSkills as AgentPlatformSkill[],
+    lastMessage: last.get(r.conversation.id) ?? null,
+    lastMessageAt: r.conversation.lastMessageAt?.toISOString() ?? null,
+    unreadCount: r.unreadCount,
+    agentTypingUntil: r.agentTypingUntil?.toISOString() ?? null,
+    createdAt: r.conversation.createdAt.toISOString(),
+  };
+}
+
+/** Each chat's newest message, by chat id: what a chat's row and head preview. */
+export async function lastMessagesOf(
+  deps: CoreDeps,
+  conversationIds: string[],
+): Promise<Map<string, PersonConversation["lastMessage"]>> {
+  if (conversationIds.length === 0) return new Map();
+  const last = await deps.db
+    .selectDistinctOn([messages.conversationId], { message: messages, senderNum: users.num })
+    .from(messages)
+    .innerJoin(users, eq(users.id, messages.senderId))
+    .where(inArray(messages.conversationId, conversationIds))
+    .orderBy(messages.conversationId, desc(messages.pos));
+  return new Map(
+    last.map((l) => [l.message.conversationId, toAgentMessage(l.message, l.senderNum)]),
+  );
 }

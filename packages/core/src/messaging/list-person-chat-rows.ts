@@ -1,33 +1,14 @@
 import type { PersonConversation } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { findUser, toAgentUser } from "../identity/users";
-import { toAgentMessage } from "../sending/compose-message";
-import {
-  agentTypingUntil,
-  chatActivity,
-  loadPersonConversations,
-  unreadCount,
-} from "./person-chat";
+import { agentTypingUntil, chatActivity, lastMessagesOf, unreadCount } from "./person-chat";
 
-const { agentContacts, conversations, messages, users } = schema;
+const { agentContacts, conversations, users } = schema;
 const agentUser = alias(users, "agent_user");
-
-/**
- * A person's chats with agents for the console's chat list, newest activity first: the agent,
- * whether it is a contact, requested and granted scopes, initiation, block, the last message,
- * unread count and the agent's typing state. Chats stay listed after the agent is removed.
- */
-export async function listPersonConversations(
-  deps: CoreDeps,
-  userRef: string,
-): Promise<PersonConversation[]> {
-  const user = await findUser(deps, userRef);
-  return loadPersonConversations(deps, user.id);
-}
 
 /** What a row of the chat list shows about a chat; the open chat reads the rest on its own. */
 export type PersonChatRow = Pick<
@@ -136,18 +117,4 @@ async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefine
     unreadCount: r.unreadCount,
     agentTypingUntil: r.agentTypingUntil?.toISOString() ?? null,
   }));
-}
-
-/** Each chat's newest message, for its row's preview. */
-async function lastMessagesOf(deps: CoreDeps, ids: string[]) {
-  if (ids.length === 0) return new Map<string, PersonChatRow["lastMessage"]>();
-  const last = await deps.db
-    .selectDistinctOn([messages.conversationId], { message: messages, senderNum: users.num })
-    .from(messages)
-    .innerJoin(users, eq(users.id, messages.senderId))
-    .where(inArray(messages.conversationId, ids))
-    .orderBy(messages.conversationId, desc(messages.pos));
-  return new Map(
-    last.map((l) => [l.message.conversationId, toAgentMessage(l.message, l.senderNum)]),
-  );
 }
