@@ -5,6 +5,7 @@ import { eventExamples } from "@switchboard/contract";
 import { createAgent, createDeps, createUser, loadConfig, putWebhook } from "@switchboard/core";
 import { appendEvents } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
+import { cpuSnapshot, cpuSpent } from "./process-cpu";
 import { startWorkerProcess } from "./worker-process";
 
 /**
@@ -16,7 +17,19 @@ import { startWorkerProcess } from "./worker-process";
  *    agent's deliveries must arrive in seq order (they run in order in its own queue), and
  *    commit → arrival p50/p99 of the burst's events (that latency under load);
  *  - commit → arrival p50/p99 at a steady 500 and 1,000 events/s over the 100 agents.
+ * Each load phase also reports the CPU it cost per delivery (from /proc): the worker process's,
+ * and that of this database's Postgres backends (which includes the bench's own commits).
+ * `--phases=steady500,burst10` runs only the phases named (one, burst10, burst50, steady500,
+ * steady1000); `--steady-seconds=N` paces the steady phases for N seconds (3).
  */
+const phases = process.argv
+  .find((arg) => arg.startsWith("--phases="))
+  ?.slice("--phases=".length)
+  .split(",");
+const runs = (phase: string) => !phases || phases.includes(phase);
+const STEADY_SECONDS = Number(
+  process.argv.find((arg) => arg.startsWith("--steady-seconds="))?.slice(17) ?? 3,
+);
 const SAMPLES = 200;
 const AGENTS = 100;
 const BURST = 3000;
@@ -67,8 +80,33 @@ try {
       };
     });
 
+  /**
+   * CPU ms per delivery while `load` ran: the worker process's, and that of the Postgres
+   * backends serving this database (the worker's, and the bench's commits; not other databases
+   * on a shared server).
+   */
+  const cpuPerDelivery = async <T extends { deliveries: number }>(load: () => Promise<T>) => {
+    const roots = () => ({ worker: worker.pid });
+    const before = cpuSnapshot(roots());
+    const result = await load();
+    const after = cpuSnapshot(roots());
+    const backends = await deps.sql<{ pid: number }[]>`
+      select pid from pg_stat_activity where datname = current_database()`;
+    let postgres = 0;
+    for (const { pid } of backends)
+      postgres += (after.postgres.get(pid) ?? 0) - (before.postgres.get(pid) ?? 0);
+    const perDelivery = (ms: number) => Math.round((ms / result.deliveries) * 1000) / 1000;
+    return {
+      ...result,
+      cpuMsPerDelivery: {
+        worker: perDelivery(cpuSpent(before, after).worker ?? 0),
+        postgres: perDelivery(postgres),
+      },
+    };
+  };
+
   const spans: number[] = [];
-  for (let i = 0; i < SAMPLES + 20; i++) {
+  for (let i = 0; i < (runs("one") ? SAMPLES + 20 : 0); i++) {
     const [stored] = await deps.db.transaction((tx) =>
       appendEvents(tx, new Date(), [event(agents[0] as string)]),
     );
@@ -84,6 +122,9 @@ try {
   const burst = async (concurrency: number) => {
     await worker.stop();
     worker = await startWorkerProcess({ ...settings, JOB_CONCURRENCY: String(concurrency) });
+    return cpuPerDelivery(() => burstLoad(concurrency));
+  };
+  const burstLoad = async (concurrency: number) => {
     const started = performance.now();
     const stored: { id: string; agentId: string; seq: number }[] = [];
     const committedAt = new Map<string, number>();
@@ -111,7 +152,7 @@ try {
     const lag = (q: number) => Math.round((lags[Math.floor(q * (lags.length - 1))] ?? 0) * 10) / 10;
     return {
       concurrency,
-      events: BURST,
+      deliveries: BURST,
       agents: AGENTS,
       committedInSeconds: Math.round(committedSeconds * 100) / 100,
       deliveriesPerSecond: Math.round(BURST / seconds),
@@ -119,19 +160,25 @@ try {
       commitToDeliveryUnderLoad: { p50Ms: lag(0.5), p99Ms: lag(0.99) },
     };
   };
-  const bursts = [await burst(10), await burst(50)];
+  const bursts = [];
+  for (const concurrency of [10, 50])
+    if (runs(`burst${concurrency}`)) bursts.push(await burst(concurrency));
 
   /**
    * A steady load instead of a burst: every 10 ms one transaction of events for `perTick`
-   * agents in turn, for 3 s; commit → arrival p50/p99 at that rate (JOB_CONCURRENCY 10).
+   * agents in turn, for STEADY_SECONDS; commit → arrival p50/p99 at that rate (JOB_CONCURRENCY
+   * 10).
    */
   const paced = async (perSecond: number) => {
     await worker.stop();
     worker = await startWorkerProcess(settings);
+    return cpuPerDelivery(() => pacedLoad(perSecond));
+  };
+  const pacedLoad = async (perSecond: number) => {
     const perTick = perSecond / 100;
     const committedAt = new Map<string, number>();
     const started = performance.now();
-    for (let tick = 0; tick < 300; tick++) {
+    for (let tick = 0; tick < STEADY_SECONDS * 100; tick++) {
       const wait = started + tick * 10 - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const batch = await deps.db.transaction((tx) =>
@@ -148,21 +195,28 @@ try {
     }
     const offeredSeconds = (performance.now() - started) / 1000;
     await arrived([...committedAt.keys()]);
+    const deliveredSeconds = (performance.now() - started) / 1000;
     const lags = [...committedAt]
       .map(([id, at]) => (arrivals.get(id) as number) - at)
       .sort((a, b) => a - b);
     const lag = (q: number) => Math.round((lags[Math.floor(q * (lags.length - 1))] ?? 0) * 10) / 10;
     return {
+      deliveries: committedAt.size,
       offeredPerSecond: Math.round(committedAt.size / offeredSeconds),
+      deliveredPerSecond: Math.round(committedAt.size / deliveredSeconds),
       commitToDelivery: { p50Ms: lag(0.5), p99Ms: lag(0.99) },
     };
   };
-  const steady = [await paced(500), await paced(1000)];
+  const steady = [];
+  for (const perSecond of [500, 1000])
+    if (runs(`steady${perSecond}`)) steady.push(await paced(perSecond));
 
   console.log(
     JSON.stringify(
       {
-        commitToDelivery: { samples: SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) },
+        ...(runs("one") && {
+          commitToDelivery: { samples: SAMPLES, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) },
+        }),
         bursts,
         steady,
       },

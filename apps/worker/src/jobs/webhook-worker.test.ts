@@ -2,7 +2,14 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { createAgent, createUser, getWebhook, putWebhook, resumeWebhook } from "@switchboard/core";
+import {
+  captureLogs,
+  createAgent,
+  createUser,
+  getWebhook,
+  putWebhook,
+  resumeWebhook,
+} from "@switchboard/core";
 import { appendEvents, createTestDeps, taggedEvent } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startJobRunner } from "./runner";
@@ -209,3 +216,52 @@ it("events committed while the webhook is off arrive after resume, in order; an 
     await new Promise((resolve) => receiver.close(resolve));
   }
 }, 60_000);
+
+it("a delivered event logs nothing at info; a failed attempt logs its delivery line", async () => {
+  let status = 200;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      res.statusCode = status;
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const lines: string[] = [];
+  const restore = captureLogs(lines);
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Quiet" });
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    await putWebhook(t.deps, agent.id, url);
+    /** Appends an event and waits until its attempt is settled as `status`. */
+    const attempted = async (status: "succeeded" | "pending") => {
+      await t.deps.db.transaction((tx) => appendEvents(tx, t.clock.now(), [taggedEvent(agent.id)]));
+      const deadline = Date.now() + 10_000;
+      while (Date.now() < deadline) {
+        const [last] = await t.deps.sql`
+          select status, attempts from webhook_deliveries where agent_id = ${agent.id}
+          order by event_seq desc limit 1`;
+        if (last?.status === status && last.attempts === 1) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
+    await attempted("succeeded");
+    await new Promise((r) => setTimeout(r, 300)); // its job's line, after the settle
+    const delivered = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(delivered.filter((line) => line.msg === "delivery" || line.msg === "job")).toEqual([]);
+
+    status = 500;
+    await attempted("pending");
+    await new Promise((r) => setTimeout(r, 300));
+    const failed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(failed.filter((line) => line.msg === "delivery")).toMatchObject([
+      { outcome: "failed", httpStatus: 500 },
+    ]);
+  } finally {
+    restore();
+    await runner.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}, 30_000);

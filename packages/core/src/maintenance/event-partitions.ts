@@ -160,7 +160,12 @@ async function detachedPartitions(deps: CoreDeps): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-/** Deliveries made before `cutoff` (with their event) whose event is no longer in the log. */
+/**
+ * Deliveries made before `cutoff` (with their event) whose event is no longer in the log. Each
+ * event is looked for by its id and its time (a delivery's `created_at` is its event's `ts`), so
+ * where Postgres probes per delivery it reads the one partition that could hold the event, not
+ * every partition's index (decision 0051).
+ */
 async function dropDeliveriesOfGoneEvents(deps: CoreDeps, cutoff: Date): Promise<number> {
   const gone = await deps.db
     .delete(webhookDeliveries)
@@ -171,7 +176,9 @@ async function dropDeliveriesOfGoneEvents(deps: CoreDeps, cutoff: Date): Promise
           deps.db
             .select({ one: sql`1` })
             .from(events)
-            .where(sql`${events.id} = ${webhookDeliveries.eventId}`),
+            .where(
+              sql`${events.id} = ${webhookDeliveries.eventId} and ${events.ts} = ${webhookDeliveries.createdAt}`,
+            ),
         ),
       ),
     )

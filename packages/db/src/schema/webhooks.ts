@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
@@ -64,5 +65,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     uniqueIndex("webhook_deliveries_event_idx").on(t.agentId, t.eventId),
     index("webhook_deliveries_agent_seq_idx").on(t.agentId, t.eventSeq),
+    // A drain's read: the agent's pending deliveries in seq order, without walking past every
+    // delivery the agent ever had.
+    index("webhook_deliveries_pending_idx")
+      .on(t.agentId, t.eventSeq)
+      .where(sql`${t.status} = 'pending'`),
   ],
 );
