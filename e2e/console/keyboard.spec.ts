@@ -12,8 +12,8 @@ test("a person adds an agent, changes a setting and signs out with the keyboard 
   await signUp(page, "Kai Keyboard");
   const { agent } = await newAgent({ name: "Keyed", scopes: ["messages:read", "messages:write"] });
 
+  // A page just loaded: the first Tab goes to its first control.
   await page.goto("/chats/add");
-  await page.locator("body").focus();
   await tabTo(page, "find-agent-number");
   await page.keyboard.type(agent.num);
   await page.keyboard.press("Enter");

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { ReaderTimes } from "~/components/time";
+import { ReaderTimes } from "~/components/ui/time";
 import { TRPCReactProvider } from "~/trpc/client";
 import "./globals.css";
 

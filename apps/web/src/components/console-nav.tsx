@@ -8,6 +8,9 @@ import { Brand } from "./brand";
 import styles from "./console-nav.module.css";
 import { Icon, type IconName } from "./icon";
 import { LiveUpdates } from "./live-updates";
+import { Avatar } from "./ui/avatar";
+import { buttonClass } from "./ui/button";
+import ui from "./ui/layout.module.css";
 
 /** `more`: on a phone these live in the account menu, so the tab bar keeps room for its labels. */
 const links: { href: string; label: string; section?: string; icon: IconName; more?: true }[] = [
@@ -45,16 +48,14 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
         </div>
         <button
           type="button"
-          className={styles.accountToggle}
+          className={buttonClass({}, styles.accountToggle)}
           aria-expanded={accountOpen}
           aria-controls={accountId}
           aria-label={`Account: ${name ?? "you"}`}
           onClick={() => setAccountOpen((open) => !open)}
           data-testid="account-toggle"
         >
-          <span className={`avatar ${styles.avatar}`} aria-hidden="true">
-            {initial}
-          </span>
+          <Avatar className={styles.avatar}>{initial}</Avatar>
         </button>
       </div>
       <nav aria-label="Console" className={styles.sections}>
@@ -77,12 +78,10 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
         data-testid="whoami"
         title={name ?? undefined}
       >
-        <span className={`avatar ${styles.avatar}`} aria-hidden="true">
-          {initial}
-        </span>
+        <Avatar className={styles.avatar}>{initial}</Avatar>
         <div className={styles.whoamiText}>
-          <strong className="truncate">{name ?? "You"}</strong>
-          <span className="mono nowrap" data-testid="whoami-num">
+          <strong className={ui.truncate}>{name ?? "You"}</strong>
+          <span className={`${ui.mono} ${ui.nowrap}`} data-testid="whoami-num">
             {num}
           </span>
         </div>
@@ -98,7 +97,7 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
         </nav>
         <button
           type="button"
-          className={styles.signOut}
+          className={buttonClass({}, styles.signOut)}
           disabled={signingOut}
           onClick={() => {
             setSigningOut(true);

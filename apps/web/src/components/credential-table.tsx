@@ -1,9 +1,11 @@
 import type { ReactNode } from "react";
-import { ConfirmButton } from "./confirm-dialog";
+import { Badge } from "~/components/ui/badge";
 import { formatTime } from "./format";
-import { TimeAgo, useReaderTimes } from "./time";
+import { ConfirmButton } from "./ui/confirm-dialog";
 import { EmptyState } from "./ui/empty-state";
+import ui from "./ui/layout.module.css";
 import { cell, Table } from "./ui/table";
+import { TimeAgo, useReaderTimes } from "./ui/time";
 
 /** What the console lists of an agent token or a developer key (never the secret itself). */
 export interface Credential {
@@ -19,22 +21,22 @@ export interface Credential {
 
 /** "3 min ago · IPv6" (it is kept to the minute); "never" before the first call. */
 function LastUsed({ credential }: { credential: Credential }) {
-  if (!credential.lastUsedAt) return <span className="muted">never</span>;
+  if (!credential.lastUsedAt) return <span className={ui.muted}>never</span>;
   const family =
     credential.lastUsedFamily === "ipv6" ? "IPv6" : credential.lastUsedFamily && "IPv4";
   return (
     <>
       <TimeAgo iso={credential.lastUsedAt} />
-      {family && <span className="muted"> · {family}</span>}
+      {family && <span className={ui.muted}> · {family}</span>}
     </>
   );
 }
 
 function CredentialState({ credential }: { credential: Credential }) {
-  if (credential.revokedAt) return <span className="badge off">revoked</span>;
+  if (credential.revokedAt) return <Badge tone="off">revoked</Badge>;
   if (credential.expiresAt && new Date(credential.expiresAt) <= new Date())
-    return <span className="badge off">expired</span>;
-  return <span className="badge ok">active</span>;
+    return <Badge tone="off">expired</Badge>;
+  return <Badge tone="ok">active</Badge>;
 }
 
 /**
@@ -74,7 +76,7 @@ export function CredentialTable<C extends Credential>({
           <th scope="col">Last used</th>
           <th scope="col">State</th>
           <th scope="col">
-            <span className="visually-hidden">Actions</span>
+            <span className={ui.visuallyHidden}>Actions</span>
           </th>
         </tr>
       </thead>
@@ -83,10 +85,10 @@ export function CredentialTable<C extends Credential>({
           <tr key={credential.id} data-testid={`${testId}-row`}>
             <td className={cell.main} data-testid={`${testId}-name`}>
               {credential.name && <strong>{credential.name} </strong>}
-              <span className="mono">{credential.hint}</span>
+              <span className={ui.mono}>{credential.hint}</span>
             </td>
             {extra && (
-              <td className="mono" data-label={extra.header}>
+              <td className={ui.mono} data-label={extra.header}>
                 {extra.cell(credential)}
               </td>
             )}
@@ -103,7 +105,8 @@ export function CredentialTable<C extends Credential>({
             <td className={cell.actions}>
               {!credential.revokedAt && (
                 <ConfirmButton
-                  className="danger small"
+                  variant="danger"
+                  small
                   disabled={revoking}
                   ariaLabel={`Revoke ${noun} ${credential.name ?? credential.hint}`}
                   testId={`${testId}-revoke`}

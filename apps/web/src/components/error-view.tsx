@@ -2,6 +2,7 @@
 
 import { StatusPage } from "./status-page";
 import { Button } from "./ui/button";
+import ui from "./ui/layout.module.css";
 
 /** What a page that crashed shows: it was us, try again, or go elsewhere. */
 export function ErrorView({ reset, digest }: { reset: () => void; digest?: string }) {
@@ -20,7 +21,7 @@ export function ErrorView({ reset, digest }: { reset: () => void; digest?: strin
         This page could not be shown. Try again; if it keeps happening, go back to your chats and
         start from there.
       </p>
-      {digest && <p className="hint">Reference: {digest}</p>}
+      {digest && <p className={ui.hint}>Reference: {digest}</p>}
     </StatusPage>
   );
 }

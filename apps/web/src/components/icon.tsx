@@ -1,3 +1,5 @@
+import styles from "./icon.module.css";
+
 /** The console's few line icons, drawn inline (no icon font, no request). */
 const paths = {
   chat: "M4 5h16v10H8l-4 4z",
@@ -22,7 +24,7 @@ export type IconName = keyof typeof paths;
 export function Icon({ name, label }: { name: IconName; label?: string }) {
   return (
     <svg
-      className="icon"
+      className={styles.icon}
       viewBox="0 0 24 24"
       width="20"
       height="20"

@@ -1,5 +1,6 @@
 import { Fragment } from "react";
 import { linkParts } from "./link-parts";
+import bubble from "./ui/bubble.module.css";
 
 /**
  * Message text with its web addresses clickable. Links open in a new tab, tell the other site
@@ -17,7 +18,7 @@ export function LinkifiedText({ text }: { text: string }) {
             href={part.href}
             target="_blank"
             rel="noopener noreferrer nofollow"
-            className="message-link"
+            className={bubble.link}
           >
             {part.text}
           </a>

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import { linkParts, safeHref } from "./link-parts";
 import styles from "./markdown.module.css";
+import bubble from "./ui/bubble.module.css";
 
 /** What agent markdown may become; anything else is unwrapped to its text. */
 const allowedElements = [
@@ -73,7 +74,7 @@ const components: Components = {
           href={target}
           target="_blank"
           rel="noopener noreferrer nofollow"
-          className="message-link"
+          className={bubble.link}
           title={target}
         >
           {children}
@@ -92,12 +93,7 @@ const components: Components = {
     const label = `Image${alt ? `: ${alt}` : ""}`;
     return target ? (
       <>
-        <a
-          href={target}
-          target="_blank"
-          rel="noopener noreferrer nofollow"
-          className="message-link"
-        >
+        <a href={target} target="_blank" rel="noopener noreferrer nofollow" className={bubble.link}>
           {label}
         </a>
         <span className={styles.host}> ({new URL(target).host})</span>

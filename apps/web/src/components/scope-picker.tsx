@@ -1,5 +1,6 @@
 import { type AgentScope, agentScopes, scopeSentence, surfaceWords } from "@switchboard/contract";
 import styles from "./scope-picker.module.css";
+import ui from "./ui/layout.module.css";
 
 /** The scopes grouped by what they are about, in consent-card order (read before write). */
 const bySurface = Object.entries(surfaceWords).map(([surface, label]) => ({
@@ -23,13 +24,13 @@ export function ScopePicker({
   return (
     <fieldset className={styles.scopes} data-testid={testId}>
       <legend>{legend}</legend>
-      <p className="hint">People read each line as written here on your agent's consent card.</p>
+      <p className={ui.hint}>People read each line as written here on your agent's consent card.</p>
       {bySurface.map(({ label, scopes }) => (
         <div className={styles.row} key={label}>
           <div className={styles.surface}>{label}</div>
           <div className={styles.lines}>
             {scopes.map((scope) => (
-              <label className="check" key={scope}>
+              <label className={ui.check} key={scope}>
                 <input
                   type="checkbox"
                   name="scope"
@@ -37,7 +38,7 @@ export function ScopePicker({
                   defaultChecked={selected.includes(scope)}
                 />
                 <span>
-                  {scopeSentence(scope)} <span className="mono hint">{scope}</span>
+                  {scopeSentence(scope)} <span className={`${ui.mono} ${ui.hint}`}>{scope}</span>
                 </span>
               </label>
             ))}

@@ -5,6 +5,7 @@ import { type ReactNode, useState } from "react";
 import { FieldError, invalidProps } from "./field-error";
 import { onFormSubmit } from "./form";
 import { Button } from "./ui/button";
+import ui from "./ui/layout.module.css";
 
 type Kind = "text" | "long" | "when" | "priority";
 
@@ -100,7 +101,7 @@ export function SkillForm({
 
   return (
     <form
-      className="stack skill-form"
+      className={ui.stack}
       onSubmit={submit}
       // An error stays until the person changes something; then it is theirs to resubmit.
       onInput={() => {
@@ -149,11 +150,11 @@ export function SkillForm({
         );
       })}
       {(formError || serverError) && (
-        <p className="form-error" role="alert">
+        <p className={ui.formError} role="alert">
           {formError ?? serverError}
         </p>
       )}
-      <div className="row">
+      <div className={ui.row}>
         <Button type="submit" disabled={pending} data-testid={`${testId ?? "skill"}-submit`}>
           {submitLabel}
         </Button>

@@ -3,6 +3,7 @@
 import { Line, LineChart, YAxis } from "recharts";
 import { formatLongDay, formatNumber } from "./format";
 import styles from "./sparkline.module.css";
+import ui from "./ui/layout.module.css";
 
 /**
  * A week of counts as a small line (recharts), with the numbers for screen readers. It draws
@@ -40,10 +41,10 @@ export function Sparkline({
           />
         </LineChart>
       </span>
-      <span className={`${styles.total} nowrap`} data-testid={testId && `${testId}-total`}>
+      <span className={`${styles.total} ${ui.nowrap}`} data-testid={testId && `${testId}-total`}>
         {formatNumber(total)}
       </span>
-      <span className="visually-hidden">
+      <span className={ui.visuallyHidden}>
         {label}: {spoken}
       </span>
     </span>

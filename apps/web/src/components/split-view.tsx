@@ -2,6 +2,14 @@
 
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
+import styles from "./split-view.module.css";
+
+/** Class names for the list side: its box, its heading row, and its line when it is empty. */
+export const splitList = {
+  list: styles.list,
+  head: styles.listHead,
+  empty: styles.listEmpty,
+} as const;
 
 /**
  * A list beside what is open in it (chats, the inbox). On a phone they are separate screens: at
@@ -22,12 +30,12 @@ export function SplitView({
   const atList = usePathname() === root;
   return (
     <div
-      className="split"
+      className={styles.split}
       data-at={atList ? "list" : "detail"}
       data-root-page-on-phone={rootPageOnPhone}
     >
       {list}
-      <div className="split-main">{children}</div>
+      <div className={styles.main}>{children}</div>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { Brand } from "./brand";
 import styles from "./status-page.module.css";
 import { ButtonLink } from "./ui/button";
 import { Card } from "./ui/card";
+import ui from "./ui/layout.module.css";
 
 /** A page of its own outside the console (no navigation): centred, under the brand. */
 export function OutsidePage({ children }: { children: ReactNode }) {
@@ -49,8 +50,8 @@ export function StatusPage({
         {code}
       </p>
       <h1 id="status-heading">{title}</h1>
-      <div className="muted">{children}</div>
-      <nav aria-label="Where to go" className={`row ${styles.links}`}>
+      <div className={ui.muted}>{children}</div>
+      <nav aria-label="Where to go" className={`${ui.row} ${styles.links}`}>
         {actions}
         <ButtonLink href="/chats">Go to your chats</ButtonLink>
         <ButtonLink href="/agents" variant="secondary">

@@ -7,6 +7,7 @@ import { Suspense, useState } from "react";
 import { onFormSubmit } from "~/components/form";
 import { safeReturnPath } from "~/components/return-to";
 import { Button } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
 
 export default function SignInPage() {
   return (
@@ -47,11 +48,11 @@ function SignIn() {
   }
 
   return (
-    <form onSubmit={onFormSubmit(submit)} className="stack" aria-labelledby="signin-heading">
+    <form onSubmit={onFormSubmit(submit)} className={ui.stack} aria-labelledby="signin-heading">
       <title>Sign in · Switchboard</title>
       <h1 id="signin-heading">Sign in</h1>
       {error && (
-        <p className="form-error" role="alert" data-testid="signin-error">
+        <p className={ui.formError} role="alert" data-testid="signin-error">
           {error}
         </p>
       )}
@@ -72,7 +73,7 @@ function SignIn() {
       <Button type="submit" disabled={busy} data-testid="signin-submit">
         {busy ? "Signing in…" : "Sign in"}
       </Button>
-      <p className="muted">
+      <p className={ui.muted}>
         New here?{" "}
         <Link href={back ? `/signup?callbackUrl=${encodeURIComponent(back)}` : "/signup"}>
           Create an account

@@ -10,6 +10,7 @@ import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
 import { safeReturnPath } from "~/components/return-to";
 import { Button } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 
 const fields = ["displayName", "email", "password"] as const;
@@ -63,16 +64,16 @@ function SignUp() {
 
   const busy = signUp.isPending || signingIn;
   return (
-    <form onSubmit={onFormSubmit(submit)} className="stack" aria-labelledby="signup-heading">
+    <form onSubmit={onFormSubmit(submit)} className={ui.stack} aria-labelledby="signup-heading">
       <title>Create your account · Switchboard</title>
       <div>
         <h1 id="signup-heading">Create your account</h1>
-        <p className="muted">
+        <p className={ui.muted}>
           You get your own number. Agents you add reach you only through what you allow.
         </p>
       </div>
       {(error || signInError) && (
-        <p className="form-error" role="alert" data-testid="signup-error">
+        <p className={ui.formError} role="alert" data-testid="signup-error">
           {signUp.error?.data?.code === "conflict" ? (
             <>
               An account with this email exists — <Link href={signInHref}>sign in?</Link>
@@ -108,7 +109,7 @@ function SignUp() {
       </label>
       <label>
         <span>
-          Password <span className="hint">at least 8 characters</span>
+          Password <span className={ui.hint}>at least 8 characters</span>
         </span>
         <input
           name="password"
@@ -124,7 +125,7 @@ function SignUp() {
       <Button type="submit" disabled={busy} data-testid="signup-submit">
         {busy ? "Creating your account…" : "Create account"}
       </Button>
-      <p className="muted">
+      <p className={ui.muted}>
         Already have an account? <Link href={signInHref}>Sign in</Link>
       </p>
     </form>

@@ -2,9 +2,11 @@
 
 import type { AgentUser, PersonCall } from "@switchboard/contract";
 import { useQuery } from "@tanstack/react-query";
-import { RelativeTime } from "~/components/time";
+import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "./calls.module.css";
 
@@ -15,8 +17,8 @@ export function CallList() {
   const me = useQuery(trpc.auth.me.queryOptions());
   return (
     <section aria-label="Your calls">
-      {calls.isPending && <p className="muted">Loading…</p>}
-      {calls.error && <p className="form-error">{calls.error.message}</p>}
+      {calls.isPending && <p className={ui.muted}>Loading…</p>}
+      {calls.error && <p className={ui.formError}>{calls.error.message}</p>}
       {calls.data?.length === 0 && <EmptyState data-testid="calls-empty">No calls yet.</EmptyState>}
       <ol className={styles.calls} data-testid="calls">
         {calls.data?.map((call) => (
@@ -38,14 +40,14 @@ function CallCard({ call, myId }: { call: PersonCall; myId: string | undefined }
           {call.isGroup ? "Group call with " : "Call with "}
           {others.map(nameOf).join(", ")}
         </h2>
-        {call.isGroup && <span className="badge">group</span>}
+        {call.isGroup && <Badge>group</Badge>}
       </header>
-      <p className={`hint ${styles.when}`}>
+      <p className={`${ui.hint} ${styles.when}`}>
         <RelativeTime iso={call.startedAt} /> ·{" "}
         <span data-testid="call-duration">{formatDuration(call.duration)}</span>
       </p>
       {call.transcript === null ? (
-        <p className="muted" data-testid="call-untranscribed">
+        <p className={ui.muted} data-testid="call-untranscribed">
           This call was not transcribed, so there is no summary.
         </p>
       ) : (

@@ -1,4 +1,5 @@
 import { ButtonLink } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
 import { firstPageOnly, HydrateClient, trpc } from "~/trpc/server";
 import { FeedList } from "./_components/feed-list";
 import styles from "./feed.module.css";
@@ -7,10 +8,10 @@ export default function FeedPage() {
   return (
     <div className={styles.page}>
       <title>Feed · Switchboard</title>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
           <h1>Feed</h1>
-          <p className="muted">
+          <p className={ui.muted}>
             Posts from the agents in your contacts, newest first. Remove an agent (or block it) and
             its posts leave your feed; the agent sees how many people liked, commented on and
             reposted each post, not who.

@@ -1,3 +1,4 @@
+import ui from "~/components/ui/layout.module.css";
 import { HydrateClient, trpc } from "~/trpc/server";
 import { DeveloperKeysCard } from "./_components/developer-keys-card";
 import { SelfMessages } from "./_components/self-messages";
@@ -6,10 +7,10 @@ export default function SelfChatPage() {
   return (
     <>
       <title>Self chat · Switchboard</title>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
           <h1>Self chat</h1>
-          <p className="muted">
+          <p className={ui.muted}>
             Notes to yourself, posted by your own scripts through the Developer API. They address
             nobody and send no notification.
           </p>

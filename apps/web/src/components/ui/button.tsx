@@ -2,10 +2,11 @@ import Link from "next/link";
 import type { ComponentProps } from "react";
 import styles from "./button.module.css";
 
-export type ButtonVariant = "primary" | "secondary" | "danger" | "text";
+export type ButtonVariant = "primary" | "secondary" | "danger" | "icon" | "text";
 
 type Look = {
-  /** primary (the default): the one main action; text: an accent word in running text. */
+  /** primary (the default): the one main action; icon: an icon alone (give it an aria-label);
+   * text: an accent word in running text. */
   variant?: ButtonVariant;
   small?: boolean;
 };

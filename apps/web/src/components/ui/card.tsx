@@ -12,3 +12,8 @@ export function Card<Tag extends ElementType = "section">({
   const Element: ElementType = as ?? "section";
   return <Element className={className ? `${styles.card} ${className}` : styles.card} {...props} />;
 }
+
+/** A card's heading line: its h2, and a badge or hint at the other end. */
+export function CardHead({ className, ...props }: ComponentProps<"div">) {
+  return <div className={className ? `${styles.head} ${className}` : styles.head} {...props} />;
+}

@@ -5,12 +5,14 @@ import Link from "next/link";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatNumber } from "~/components/format";
-import { Skeleton } from "~/components/skeleton";
 import { Sparkline } from "~/components/sparkline";
-import { TimeAgo, useReaderTimes } from "~/components/time";
+import { Badge } from "~/components/ui/badge";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { cell, Table } from "~/components/ui/table";
+import { TimeAgo, useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 
 /** The owner's agents: contacts, last activity, the last 7 days and whether each is paused. */
@@ -47,25 +49,25 @@ export function AgentList() {
                   <td className={cell.main}>
                     <Link
                       href={`/agents/${agent.id}`}
-                      className="strong-link truncate"
+                      className={`${ui.strongLink} ${ui.truncate}`}
                       title={name}
                     >
                       {name}
                     </Link>
-                    <span className="mono muted nowrap">{agent.num}</span>
+                    <span className={`${ui.mono} ${ui.muted} ${ui.nowrap}`}>{agent.num}</span>
                   </td>
-                  <td data-label="Contacts" className="nowrap" data-testid="agent-contacts">
+                  <td data-label="Contacts" className={ui.nowrap} data-testid="agent-contacts">
                     {formatNumber(agent.contacts)}
                   </td>
                   <td
                     data-label="Last activity"
-                    className="nowrap"
+                    className={ui.nowrap}
                     data-testid="agent-last-activity"
                   >
                     {agent.lastActivityAt ? (
                       <TimeAgo iso={agent.lastActivityAt} />
                     ) : (
-                      <span className="muted">never</span>
+                      <span className={ui.muted}>never</span>
                     )}
                   </td>
                   <td data-label="Last 7 days">
@@ -77,16 +79,16 @@ export function AgentList() {
                   </td>
                   <td data-label="State">
                     {agent.paused ? (
-                      <span
-                        className="badge warn"
+                      <Badge
+                        tone="warn"
                         title={
                           agent.paused.reason === "owner" ? "Paused by you" : "Paused at a ceiling"
                         }
                       >
                         paused
-                      </span>
+                      </Badge>
                     ) : (
-                      <span className="badge ok">active</span>
+                      <Badge tone="ok">active</Badge>
                     )}
                   </td>
                 </tr>

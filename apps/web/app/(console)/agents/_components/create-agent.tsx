@@ -11,6 +11,7 @@ import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 
 const createFields = ["displayName", "requestedScopes", "requestPrivacy"] as const;
@@ -30,7 +31,7 @@ export function CreateAgent() {
     <Card aria-labelledby="create-heading">
       <h2 id="create-heading">Create an agent</h2>
       <form
-        className="stack"
+        className={ui.stack}
         onSubmit={onFormSubmit((form, element) =>
           create.mutate(
             {
@@ -62,14 +63,14 @@ export function CreateAgent() {
         />
         <FieldError id="agent-scopes-error" message={error?.fields.requestedScopes} />
         <PrivacySelect defaultValue="everyone" />
-        <div className="row">
+        <div className={ui.row}>
           <Button type="submit" disabled={create.isPending} data-testid="agent-create">
             {create.isPending ? "Creating…" : "Create agent"}
           </Button>
           {create.data && (
-            <p className="success" role="status" data-testid="agent-created">
+            <p className={ui.success} role="status" data-testid="agent-created">
               Created <Link href={`/agents/${create.data.id}`}>{create.data.displayName}</Link> with
-              number <span className="mono">{create.data.num}</span>.
+              number <span className={ui.mono}>{create.data.num}</span>.
             </p>
           )}
         </div>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import ui from "~/components/ui/layout.module.css";
 import { HydrateClient, trpc } from "~/trpc/server";
 import { ServiceStatus } from "./_components/service-status";
 
@@ -12,13 +13,13 @@ export default function StatusPage() {
   return (
     <>
       <title>Service status · Switchboard</title>
-      <nav className="breadcrumb" aria-label="Breadcrumb">
+      <nav className={ui.breadcrumb} aria-label="Breadcrumb">
         <Link href="/agents">Agents</Link> <span aria-hidden="true">/</span> Service status
       </nav>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
           <h1>Service status</h1>
-          <p className="muted">
+          <p className={ui.muted}>
             Whether Switchboard is ready to carry your agents' traffic, how far behind its work
             queue is, and which of your webhooks need attention.
           </p>

@@ -23,7 +23,10 @@ import {
   type WordRow,
 } from "~/components/proposal-words";
 import { editableFields, SkillForm } from "~/components/skill-form";
-import { useReaderTimes } from "~/components/time";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
+import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "./approval-card.module.css";
 
@@ -84,29 +87,29 @@ export function ApprovalCard({
       id={`card-${message.id}`}
       ref={anchor}
       tabIndex={-1}
-      className={`approval-card state-${action.state}`}
+      className={`${styles.card} ${styles[action.state] ?? ""}`}
       data-testid="approval-card"
       data-message-id={message.id}
       data-action-id={action.id}
       aria-labelledby={headingId}
     >
-      <div className="approval-head">
-        <span className="approval-kind" data-testid="card-kind">
-          {words?.kind ?? kindWords(action)}
-        </span>
-        <span className={`badge ${stateBadge[action.state]}`} data-testid="card-state">
+      <div className={styles.head}>
+        <span data-testid="card-kind">{words?.kind ?? kindWords(action)}</span>
+        <Badge tone={stateBadge[action.state]} data-testid="card-state">
           {action.state}
-        </span>
+        </Badge>
       </div>
       <h3 id={headingId} data-testid="card-title">
         {action.title}
       </h3>
       {words && (
-        <p className="approval-summary" data-testid="card-summary">
+        <p className={styles.summary} data-testid="card-summary">
           {words.summary}
         </p>
       )}
-      {action.description && <p className="muted approval-description">{action.description}</p>}
+      {action.description && (
+        <p className={`${ui.muted} ${styles.description}`}>{action.description}</p>
+      )}
       {!editing &&
         (words ? (
           <WordRows rows={words.rows} testId="card-payload" />
@@ -114,8 +117,8 @@ export function ApprovalCard({
           <ValueRows tree={valueTree(payload)} testId="card-payload" />
         ))}
       {!editing && action.editedPayload && (
-        <div className="approval-changes" data-testid="card-changes">
-          <p className="hint">Approved with your changes:</p>
+        <div className={styles.changes} data-testid="card-changes">
+          <p className={ui.hint}>Approved with your changes:</p>
           <WordRows rows={editChanges(action.skill, action.payload, action.editedPayload)} />
         </div>
       )}
@@ -130,9 +133,9 @@ export function ApprovalCard({
           onSubmit={approve}
           testId="card-edit-form"
         >
-          <button type="button" className="secondary" onClick={stopEditing}>
+          <Button variant="secondary" onClick={stopEditing}>
             Cancel
-          </button>
+          </Button>
         </SkillForm>
       )}
       {pending && editing && !action.skill && (
@@ -145,42 +148,39 @@ export function ApprovalCard({
         />
       )}
       {pending && !editing && (
-        <div className="row approval-actions">
-          <button
-            type="button"
+        <div className={ui.row}>
+          <Button
             disabled={decide.isPending}
             onClick={() => approve()}
             aria-describedby={headingId}
             data-testid="card-approve"
           >
             Approve
-          </button>
+          </Button>
           {canEdit && (
-            <button
-              type="button"
-              className="secondary"
+            <Button
+              variant="secondary"
               disabled={decide.isPending}
               onClick={startEditing}
               aria-describedby={headingId}
               data-testid="card-edit"
             >
               Edit
-            </button>
+            </Button>
           )}
-          <button
-            type="button"
-            className="danger"
+          <Button
+            variant="danger"
             disabled={decide.isPending}
             onClick={reject}
             aria-describedby={headingId}
             data-testid="card-reject"
           >
             Reject
-          </button>
+          </Button>
         </div>
       )}
       {!editing && error && (
-        <p className="form-error" role="alert">
+        <p className={ui.formError} role="alert">
           {error.message}
         </p>
       )}
@@ -269,7 +269,7 @@ function editInitial(action: AgentAction): Record<string, unknown> {
 function CardTime({ action, decision }: { action: AgentAction; decision: ActionDecision | null }) {
   if (action.state === "pending")
     return (
-      <p className="hint" data-testid="card-expiry">
+      <p className={ui.hint} data-testid="card-expiry">
         {/* How long is left moves on between the server's render and the browser's. */}
         <time
           dateTime={action.expiresAt}
@@ -284,7 +284,7 @@ function CardTime({ action, decision }: { action: AgentAction; decision: ActionD
     );
   if (decision?.via)
     return (
-      <p className="hint" data-testid="card-decision">
+      <p className={ui.hint} data-testid="card-decision">
         <time dateTime={decision.at} title={formatWhen(decision.at)}>
           {decisionWords(decision)}
         </time>
@@ -292,7 +292,7 @@ function CardTime({ action, decision }: { action: AgentAction; decision: ActionD
     );
   if (!action.resolvedAt) return null;
   return (
-    <p className="hint" data-testid="card-expiry">
+    <p className={ui.hint} data-testid="card-expiry">
       {capitalized(action.state)}{" "}
       <time dateTime={action.resolvedAt}>{formatWhen(action.resolvedAt)}</time>
     </p>
@@ -328,8 +328,8 @@ export function decisionWords(decision: ActionDecision, now = new Date()): strin
   }
 }
 
-const stateBadge: Record<AgentAction["state"], string> = {
-  pending: "",
+const stateBadge: Record<AgentAction["state"], BadgeTone> = {
+  pending: "neutral",
   approved: "ok",
   rejected: "off",
   expired: "warn",
@@ -342,13 +342,13 @@ function Execution({ action }: { action: AgentAction }) {
   if (!execution || !action.skill) return null;
   if (execution.status === "failed")
     return (
-      <p className="form-error" data-testid="card-execution">
+      <p className={ui.formError} data-testid="card-execution">
         Not done: {execution.error}
       </p>
     );
   const type = skillRecordType(action.skill);
   return (
-    <p className="success" data-testid="card-execution">
+    <p className={ui.success} data-testid="card-execution">
       {execution.auto ? "Done automatically" : "Done"}:{" "}
       {action.skill.startsWith("delete") ? (
         `${type} deleted`
@@ -365,7 +365,7 @@ function Execution({ action }: { action: AgentAction }) {
 function WordRows({ rows, testId }: { rows: WordRow[]; testId?: string }) {
   if (rows.length === 0) return null;
   return (
-    <dl className="payload" data-testid={testId}>
+    <dl className={ui.payload} data-testid={testId}>
       {rows.map((row) => (
         <div key={row.label}>
           <dt>{row.label}</dt>
@@ -373,7 +373,7 @@ function WordRows({ rows, testId }: { rows: WordRow[]; testId?: string }) {
             {row.before !== undefined && row.before !== row.value ? (
               <>
                 <del>{row.before}</del> <span aria-hidden="true">→</span>
-                <span className="visually-hidden">changes to</span> <ins>{row.value}</ins>
+                <span className={ui.visuallyHidden}>changes to</span> <ins>{row.value}</ins>
               </>
             ) : (
               row.value
@@ -389,17 +389,20 @@ function WordRows({ rows, testId }: { rows: WordRow[]; testId?: string }) {
 function ValueRows({ tree, testId }: { tree: ValueTree; testId?: string }) {
   if (tree.kind === "text")
     return testId ? (
-      <p className="payload" data-testid={testId}>
+      <p className={ui.payload} data-testid={testId}>
         {tree.text}
       </p>
     ) : (
       tree.text
     );
   return (
-    <dl className="payload" data-testid={testId}>
+    <dl className={ui.payload} data-testid={testId}>
       {tree.rows.map((row, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: labels of list items repeat across levels.
-        <div key={`${row.label}-${i}`} className={row.value.kind === "rows" ? "nested" : undefined}>
+        <div
+          // biome-ignore lint/suspicious/noArrayIndexKey: labels of list items repeat across levels.
+          key={`${row.label}-${i}`}
+          className={row.value.kind === "rows" ? ui.nested : undefined}
+        >
           <dt>{row.label}</dt>
           <dd>
             <ValueRows tree={row.value} />
@@ -446,11 +449,11 @@ function JsonEditor({
     onSubmit(parsed as Record<string, unknown>);
   };
   return (
-    <div className="stack">
+    <div className={ui.stack}>
       <label>
         Payload (JSON)
         <textarea
-          className="mono"
+          className={ui.mono}
           rows={8}
           value={text}
           onChange={(event) => setText(event.target.value)}
@@ -459,17 +462,17 @@ function JsonEditor({
         />
       </label>
       {(problem ?? serverError) && (
-        <p className="form-error" role="alert" data-testid="card-json-error">
+        <p className={ui.formError} role="alert" data-testid="card-json-error">
           {problem ?? serverError}
         </p>
       )}
-      <div className="row">
-        <button type="button" disabled={pending} onClick={submit} data-testid="card-json-submit">
+      <div className={ui.row}>
+        <Button disabled={pending} onClick={submit} data-testid="card-json-submit">
           Approve with changes
-        </button>
-        <button type="button" className="secondary" onClick={onCancel}>
+        </Button>
+        <Button variant="secondary" onClick={onCancel}>
           Cancel
-        </button>
+        </Button>
       </div>
     </div>
   );

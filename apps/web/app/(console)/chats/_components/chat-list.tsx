@@ -4,7 +4,11 @@ import { notifyManager, useInfiniteQuery, useQueryClient } from "@tanstack/react
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { RelativeTime } from "~/components/time";
+import { splitList } from "~/components/split-view";
+import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import type { RouterOutputs } from "~/trpc/router";
 import styles from "./chat.module.css";
@@ -26,16 +30,18 @@ export function ChatList() {
   const rows = withOpenChat(loadedRows(list.data?.pages), open.chat);
   const openId = open.chat?.id ?? open.ref;
   return (
-    <aside className="split-list" aria-labelledby="chat-list-heading">
-      <div className="split-list-head">
+    <aside className={splitList.list} aria-labelledby="chat-list-heading">
+      <div className={splitList.head}>
         <h2 id="chat-list-heading">Chats</h2>
       </div>
-      <Link href="/chats/add" className="chat-add" data-testid="chat-add">
+      <Link href="/chats/add" className={styles.add} data-testid="chat-add">
         + Add an agent
       </Link>
-      {list.error && <p className="form-error">{list.error.message}</p>}
+      {list.error && <p className={ui.formError}>{list.error.message}</p>}
       {list.data && rows.length === 0 && (
-        <p className="hint split-list-empty">No chats yet. Add an agent by its 800 number.</p>
+        <p className={`${ui.hint} ${splitList.empty}`}>
+          No chats yet. Add an agent by its 800 number.
+        </p>
       )}
       <ul data-testid="chat-list" aria-busy={list.isFetchingNextPage}>
         {rows.map((chat) => (
@@ -62,23 +68,23 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
   return (
     <Link
       href={`/chats/${chat.id}`}
-      className="chat-row"
+      className={styles.row}
       aria-current={current ? "page" : undefined}
       data-testid="chat-row"
     >
-      <span className="chat-row-name">
-        <span className="truncate" title={chat.agent.displayName ?? chat.agent.num}>
+      <span className={styles.rowName}>
+        <span className={ui.truncate} title={chat.agent.displayName ?? chat.agent.num}>
           {chat.agent.displayName ?? chat.agent.num}
         </span>
         {chat.unreadCount > 0 && (
-          <span className="badge" data-testid="chat-unread">
+          <Badge className={styles.unread} data-testid="chat-unread">
             {chat.unreadCount}
-            <span className="visually-hidden"> unread</span>
-          </span>
+            <span className={ui.visuallyHidden}> unread</span>
+          </Badge>
         )}
       </span>
       <span className={styles.rowLine}>
-        <span className="chat-row-preview">{rowLine(chat)}</span>
+        <span className={styles.rowPreview}>{rowLine(chat)}</span>
         {chat.lastMessageAt && (
           <RelativeTime iso={chat.lastMessageAt} style="list" className={styles.rowTime} />
         )}
@@ -124,16 +130,16 @@ function MoreChats({
     if (endSeenAt === pages && !busy) more.current();
   }, [endSeenAt, pages, busy]);
   return (
-    <button
+    <Button
       ref={button}
-      type="button"
-      className={`secondary ${styles.more}`}
+      variant="secondary"
+      className={styles.more}
       disabled={loading}
       onClick={onMore}
       data-testid="chat-more"
     >
       {loading ? "Loading more chats…" : "Show more chats"}
-    </button>
+    </Button>
   );
 }
 

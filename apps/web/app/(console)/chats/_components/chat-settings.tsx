@@ -11,11 +11,14 @@ import {
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
-import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { Icon } from "~/components/icon";
+import { Button } from "~/components/ui/button";
+import { ConfirmButton } from "~/components/ui/confirm-dialog";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
+import styles from "./chat.module.css";
 
 type SaveState = { state: "idle" } | { state: "saving" } | { state: "saved"; what: string };
 
@@ -103,27 +106,26 @@ export function ChatSettings({
 
   return (
     <aside
-      className="chat-settings"
+      className={styles.settings}
       id="chat-settings"
       aria-labelledby="chat-settings-heading"
       tabIndex={-1}
       ref={panel}
       data-testid="chat-settings"
     >
-      <div className="panel-head">
+      <div className={styles.panelHead}>
         <h2 id="chat-settings-heading">Settings</h2>
-        <button
-          type="button"
-          className="icon-button"
+        <Button
+          variant="icon"
           onClick={onClose}
           aria-label="Close settings"
           data-testid="chat-settings-close"
         >
           <Icon name="close" />
-        </button>
+        </Button>
       </div>
-      <p className="hint">Changes save as you make them and apply to the agent's next call.</p>
-      <p className="save-state" role="status" data-testid="settings-status">
+      <p className={ui.hint}>Changes save as you make them and apply to the agent's next call.</p>
+      <p className={styles.saveState} role="status" data-testid="settings-status">
         {saved.state === "saving"
           ? "Saving…"
           : saved.state === "saved"
@@ -133,13 +135,13 @@ export function ChatSettings({
       <FormError message={error?.message} testId="settings-error" />
 
       {conversation.isContact && (
-        <fieldset className="grant" data-testid="grant-picker">
+        <fieldset className={styles.grant} data-testid="grant-picker">
           <legend>What it may do</legend>
           {conversation.requestedScopes.length === 0 && (
-            <p className="hint">It asks for nothing: it can only be talked to.</p>
+            <p className={ui.hint}>It asks for nothing: it can only be talked to.</p>
           )}
           {inConsentOrder(conversation.requestedScopes).map((scope) => (
-            <label className="check grant-row" key={scope}>
+            <label className={`${ui.check} ${styles.grantRow}`} key={scope}>
               <input
                 type="checkbox"
                 checked={wanted[scope] ?? granted.has(scope)}
@@ -153,16 +155,16 @@ export function ChatSettings({
       )}
 
       {conversation.isContact && (
-        <fieldset className="grant" data-testid="auto-execute">
+        <fieldset className={styles.grant} data-testid="auto-execute">
           <legend>Let it act without asking</legend>
           {autoSkills.length === 0 ? (
-            <p className="hint" data-testid="auto-execute-none">
+            <p className={ui.hint} data-testid="auto-execute-none">
               Nothing to offer: it may act without a card only to create tasks, reminders, events or
               notes, and only where it asks for and you grant that kind of record.
             </p>
           ) : (
             autoSkills.map((skill) => (
-              <label className="check" key={skill}>
+              <label className={ui.check} key={skill}>
                 <input
                   type="checkbox"
                   checked={wanted[skill] ?? conversation.autoExecuteSkills.includes(skill)}
@@ -185,9 +187,9 @@ export function ChatSettings({
         </fieldset>
       )}
 
-      <fieldset className="grant">
+      <fieldset className={styles.grant}>
         <legend>When it may write</legend>
-        <label className="check">
+        <label className={ui.check}>
           <input
             type="checkbox"
             checked={wanted.replyOnly ?? conversation.initiation === "reply_only"}
@@ -207,10 +209,10 @@ export function ChatSettings({
         </label>
       </fieldset>
 
-      <div className="panel-danger">
-        <button
-          type="button"
-          className={conversation.blocked ? "secondary small" : "danger small"}
+      <div className={styles.panelDanger}>
+        <Button
+          variant={conversation.blocked ? "secondary" : "danger"}
+          small
           disabled={busy}
           onClick={() =>
             void saveWith(
@@ -221,10 +223,11 @@ export function ChatSettings({
           data-testid="setting-block"
         >
           {conversation.blocked ? "Unblock" : "Block"}
-        </button>
+        </Button>
         {conversation.isContact && (
           <ConfirmButton
-            className="danger small"
+            variant="danger"
+            small
             disabled={busy}
             title="Remove this agent?"
             body="It loses all access and its waiting requests are declined; the chat stays."

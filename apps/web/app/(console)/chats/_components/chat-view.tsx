@@ -9,8 +9,15 @@ import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
-import { Skeleton } from "~/components/skeleton";
-import { useReaderTimes } from "~/components/time";
+import { Avatar } from "~/components/ui/avatar";
+import { Badge } from "~/components/ui/badge";
+import bubble from "~/components/ui/bubble.module.css";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
+import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import { ApprovalCard } from "./approval-card";
 import styles from "./chat.module.css";
@@ -45,14 +52,14 @@ export function ChatView({ conversationId }: { conversationId: string }) {
   if (page.isPending) return <Skeleton lines={5} label="the chat" />;
   if (page.error)
     return (
-      <div className="card">
+      <Card as="div">
         <BackToChats />
-        <p className="form-error" role="alert">
+        <p className={ui.formError} role="alert">
           {page.error.data?.code === "not_found"
             ? "There is no such chat. Pick one from your chats, or add an agent."
             : shownError(page.error)?.message}
         </p>
-      </div>
+      </Card>
     );
   const [newest] = page.data.pages;
   if (!newest) return null;
@@ -62,9 +69,9 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     page.data.pages.flatMap((p) => p.targets).map((target) => [target.actionId, target]),
   );
   return (
-    <div className={`chat-layout ${showSettings ? "with-panel" : ""}`}>
+    <div className={showSettings ? `${styles.layout} ${styles.withPanel}` : styles.layout}>
       <title>{`${agent.displayName ?? agent.num} · Chats · Switchboard`}</title>
-      <section className={`card chat ${styles.thread}`} aria-labelledby="chat-heading">
+      <Card className={styles.thread} aria-labelledby="chat-heading">
         <ChatHeader
           conversation={conversation}
           settingsOpen={showSettings}
@@ -83,18 +90,23 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           }
         />
         <Composer conversation={conversation} />
-      </section>
+      </Card>
       {showSettings && <ChatSettings conversation={conversation} onClose={closeSettings} />}
     </div>
   );
 }
 
 /** On a phone the chat is its own screen; this leads back to the list. */
-function BackToChats() {
+function BackToChats({ className }: { className?: string }) {
   return (
-    <Link href="/chats" className="back-link" aria-label="Back to chats" data-testid="chat-back">
+    <Link
+      href="/chats"
+      className={className ? `${ui.backLink} ${className}` : ui.backLink}
+      aria-label="Back to chats"
+      data-testid="chat-back"
+    >
       <Icon name="back" />
-      <span className="back-label">Chats</span>
+      <span className={styles.backLabel}>Chats</span>
     </Link>
   );
 }
@@ -117,31 +129,30 @@ function ChatHeader({
   const about = useQuery(trpc.chats.agent.queryOptions({ chat: conversation.id }));
   const name = agent.displayName ?? agent.num;
   return (
-    <header className="chat-head">
-      <BackToChats />
-      <span className="avatar agent" aria-hidden="true">
-        {(agent.displayName ?? "A").charAt(0).toUpperCase()}
-      </span>
-      <div className="chat-title">
-        <h1 id="chat-heading" data-testid="chat-agent-name" className="truncate" title={name}>
+    <header className={styles.head}>
+      <BackToChats className={styles.headBack} />
+      <Avatar agent>{(agent.displayName ?? "A").charAt(0).toUpperCase()}</Avatar>
+      <div className={styles.title}>
+        <h1 id="chat-heading" data-testid="chat-agent-name" className={ui.truncate} title={name}>
           {name}
         </h1>
         <p
-          className="chat-subtitle"
+          className={styles.subtitle}
           title={
             about.data?.owner?.displayName ? `Run by ${about.data.owner.displayName}` : undefined
           }
         >
-          <span className="mono">{agent.num}</span>
+          <span className={ui.mono}>{agent.num}</span>
           {about.data?.owner?.displayName && (
             <span data-testid="chat-agent-owner"> · by {about.data.owner.displayName}</span>
           )}
         </p>
       </div>
-      <button
+      <Button
         ref={settingsToggle}
-        type="button"
-        className="secondary small settings-toggle"
+        variant="secondary"
+        small
+        className={styles.settingsToggle}
         aria-expanded={settingsOpen}
         aria-controls={settingsOpen ? "chat-settings" : undefined}
         aria-label="Settings"
@@ -150,33 +161,31 @@ function ChatHeader({
       >
         <Icon name="settings" />
         <span>Settings</span>
-      </button>
-      <div className="chat-facts">
-        <div className="row chat-badges">
+      </Button>
+      <div className={styles.facts}>
+        <div className={`${ui.row} ${styles.badges}`}>
           {about.data?.paused && (
-            <span className="badge warn" data-testid="chat-agent-paused">
+            <Badge tone="warn" data-testid="chat-agent-paused">
               paused
-            </span>
+            </Badge>
           )}
           {conversation.initiation === "reply_only" && (
-            <span className="badge" data-testid="chat-reply-only">
-              reply-only
-            </span>
+            <Badge data-testid="chat-reply-only">reply-only</Badge>
           )}
           {conversation.blocked && (
-            <span className="badge warn" data-testid="chat-blocked">
+            <Badge tone="warn" data-testid="chat-blocked">
               blocked
-            </span>
+            </Badge>
           )}
-          {!conversation.isContact && <span className="badge off">not a contact</span>}
+          {!conversation.isContact && <Badge tone="off">not a contact</Badge>}
         </div>
         {about.data?.paused && (
-          <p className="chat-state" data-testid="chat-agent-state">
+          <p className={styles.state} data-testid="chat-agent-state">
             Paused: it won't answer until its owner resumes it.
           </p>
         )}
         {about.data?.bio && (
-          <p className="muted chat-bio" data-testid="chat-agent-bio">
+          <p className={`${ui.muted} ${styles.bio}`} data-testid="chat-agent-bio">
             {about.data.bio}
           </p>
         )}
@@ -244,23 +253,21 @@ function MessageList({
     <>
       {messages.length === 0 && openReplies.length === 0 ? (
         <div className={styles.emptyThread}>
-          <p className="empty" data-testid="chat-empty">
-            No messages yet. Say hello below.
-          </p>
+          <EmptyState data-testid="chat-empty">No messages yet. Say hello below.</EmptyState>
         </div>
       ) : (
-        <ol className="chat-messages" ref={list} data-testid="chat-messages" aria-live="polite">
+        <ol className={styles.messages} ref={list} data-testid="chat-messages" aria-live="polite">
           {older && (
-            <li className="older">
-              <button
-                type="button"
-                className="secondary small"
+            <li className={styles.older}>
+              <Button
+                variant="secondary"
+                small
                 disabled={older.loading}
                 onClick={older.load}
                 data-testid="chat-older"
               >
                 {older.loading ? "Loading older messages…" : "Show older messages"}
-              </button>
+              </Button>
             </li>
           )}
           {messages.map((message, i) => {
@@ -296,17 +303,17 @@ function MessageList({
           {openReplies.map((reply) => (
             <li
               key={reply.messageId}
-              className="bubble theirs streaming"
+              className={`${bubble.bubble} ${bubble.theirs} ${bubble.streaming}`}
               data-testid="streaming-reply"
               aria-busy="true"
             >
-              <span className="bubble-text">{reply.text}</span>
-              <span className="caret" aria-hidden="true" />
+              <span className={bubble.text}>{reply.text}</span>
+              <span className={styles.caret} aria-hidden="true" />
             </li>
           ))}
         </ol>
       )}
-      <p className="typing" data-testid="agent-typing" aria-live="polite">
+      <p className={styles.typing} data-testid="agent-typing" aria-live="polite">
         {agentTyping ? `${conversation.agent.displayName ?? "The agent"} is typing…` : " "}
       </p>
       <FormError message={reactError?.message} />

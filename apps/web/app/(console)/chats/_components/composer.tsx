@@ -8,6 +8,9 @@ import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { Icon } from "~/components/icon";
 import { useConnection, useOnline } from "~/components/live-updates";
+import bubble from "~/components/ui/bubble.module.css";
+import { buttonClass } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import styles from "./composer.module.css";
 
@@ -64,7 +67,9 @@ export function Composer({ conversation }: { conversation: PersonConversation })
   }, [online, live, first, chat, mutateAsync]);
 
   if (conversation.blocked)
-    return <p className="hint">You blocked this agent. Unblock it in Settings to write to it.</p>;
+    return (
+      <p className={ui.hint}>You blocked this agent. Unblock it in Settings to write to it.</p>
+    );
   if (!conversation.isContact) return <NotAContact num={conversation.agent.num} />;
 
   const queue = (content: string) =>
@@ -109,11 +114,11 @@ export function Composer({ conversation }: { conversation: PersonConversation })
           {queued.map((item) => (
             <li
               key={item.key}
-              className={`bubble mine ${styles.queuedMessage}`}
+              className={`${bubble.bubble} ${styles.queuedMessage}`}
               data-testid="queued-message"
             >
-              <span className="bubble-text">{item.content}</span>
-              <span className="bubble-meta">
+              <span className={bubble.text}>{item.content}</span>
+              <span className={bubble.meta}>
                 {online ? "Sending…" : "Queued · goes out when you're back online"}
               </span>
             </li>
@@ -121,7 +126,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
         </ol>
       )}
       <div className={styles.row}>
-        <label className="visually-hidden" htmlFor="composer-text">
+        <label className={ui.visuallyHidden} htmlFor="composer-text">
           Message
         </label>
         <textarea
@@ -151,7 +156,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
           <input
             type="file"
             accept="audio/*"
-            className="visually-hidden"
+            className={ui.visuallyHidden}
             aria-label="Voice note"
             onChange={(event) => {
               const file = event.target.files?.[0];
@@ -163,7 +168,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
         </label>
         <button
           type="submit"
-          className={styles.send}
+          className={buttonClass({}, styles.send)}
           aria-label="Send"
           disabled={send.isPending || !text.trim()}
           data-testid="composer-send"
@@ -179,7 +184,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
 
 function NotAContact({ num }: { num: string }) {
   return (
-    <p className="hint" data-testid="chat-not-contact">
+    <p className={ui.hint} data-testid="chat-not-contact">
       This agent is not in your contacts, so it cannot reach you.{" "}
       <Link href={`/chats/add?agent=${num}`}>Add it again</Link>
     </p>

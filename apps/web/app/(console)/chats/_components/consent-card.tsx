@@ -7,8 +7,13 @@ import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { scopesFrom } from "~/components/scope-picker";
-import { Skeleton } from "~/components/skeleton";
+import { Avatar } from "~/components/ui/avatar";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { useTRPC } from "~/trpc/client";
+import chat from "./chat.module.css";
 import { GrantPicker } from "./grant-picker";
 
 /**
@@ -34,7 +39,7 @@ export function ConsentCardView({ agent }: { agent: string }) {
   if (card.isPending) return <Skeleton lines={4} label={`agent ${agent}`} />;
   if (card.error)
     return (
-      <p className="form-error" role="alert" data-testid="consent-error">
+      <p className={ui.formError} role="alert" data-testid="consent-error">
         {card.error.data?.code === "not_found"
           ? `No agent has the number ${agent}. Check the number and try again.`
           : card.error.message}
@@ -50,21 +55,15 @@ export function ConsentCardView({ agent }: { agent: string }) {
     conversationId,
   } = card.data;
   return (
-    <section
-      className="card consent-card"
-      aria-labelledby="consent-heading"
-      data-testid="consent-card"
-    >
-      <div className="consent-who">
-        <span className="avatar agent" aria-hidden="true">
-          {(who.displayName ?? "A").charAt(0).toUpperCase()}
-        </span>
+    <Card aria-labelledby="consent-heading" data-testid="consent-card">
+      <div className={chat.consentWho}>
+        <Avatar agent>{(who.displayName ?? "A").charAt(0).toUpperCase()}</Avatar>
         <div>
           <h2 id="consent-heading" data-testid="consent-agent-name">
             {who.displayName ?? who.num}
           </h2>
-          <p className="muted">
-            <span className="mono">{who.num}</span>
+          <p className={ui.muted}>
+            <span className={ui.mono}>{who.num}</span>
             <span data-testid="consent-owner">
               {" · "}
               {owner?.displayName
@@ -83,27 +82,27 @@ export function ConsentCardView({ agent }: { agent: string }) {
           {conversationId && <Link href={`/chats/${conversationId}`}>Open the chat</Link>}
         </p>
       ) : !mayAdd ? (
-        <p className="form-error" data-testid="consent-refusal">
+        <p className={ui.formError} data-testid="consent-refusal">
           {refusal}
         </p>
       ) : (
         <form
-          className="stack"
+          className={ui.stack}
           onSubmit={onFormSubmit((form) => add.mutate({ agent: who.id, scopes: scopesFrom(form) }))}
         >
           <GrantPicker requested={requestedScopes} granted={requestedScopes} />
-          <p className="hint">
+          <p className={ui.hint}>
             You can change what it may do, make it reply-only, or block it from the chat at any
             time.
           </p>
           <FormError message={error?.message} />
-          <div className="row">
-            <button type="submit" disabled={add.isPending} data-testid="consent-add">
+          <div className={ui.row}>
+            <Button type="submit" disabled={add.isPending} data-testid="consent-add">
               {add.isPending ? "Adding…" : "Add to contacts"}
-            </button>
+            </Button>
           </div>
         </form>
       )}
-    </section>
+    </Card>
   );
 }

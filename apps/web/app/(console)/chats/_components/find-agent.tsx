@@ -6,19 +6,23 @@ import { normalizeAgentNumber } from "~/components/agent-number";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
+import { Button } from "~/components/ui/button";
+import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
+import chat from "./chat.module.css";
 
 /** Looks an agent up by its 800 number; its consent card opens below. */
 export function FindAgent({ initial = "" }: { initial?: string }) {
   const router = useRouter();
   return (
-    <section className="card" aria-labelledby="find-heading">
+    <Card aria-labelledby="find-heading">
       <h2 id="find-heading">Find an agent</h2>
-      <p className="muted">
+      <p className={ui.muted}>
         Agents have numbers that start with 800, like 800-123-456 (dashes and spaces optional).
       </p>
       <form
-        className="row align-end find-agent"
+        className={`${ui.row} ${ui.alignEnd} ${chat.findAgent}`}
         onSubmit={onFormSubmit((form) => {
           const agent = normalizeAgentNumber(String(form.get("agent") ?? ""));
           if (agent) router.push(`/chats/add?agent=${encodeURIComponent(agent)}`);
@@ -28,7 +32,7 @@ export function FindAgent({ initial = "" }: { initial?: string }) {
           Agent number
           <input
             name="agent"
-            className="mono"
+            className={ui.mono}
             inputMode="numeric"
             placeholder="800-123-456"
             defaultValue={initial}
@@ -38,11 +42,11 @@ export function FindAgent({ initial = "" }: { initial?: string }) {
             data-testid="find-agent-number"
           />
         </label>
-        <button type="submit" data-testid="find-agent-submit">
+        <Button type="submit" data-testid="find-agent-submit">
           Find
-        </button>
+        </Button>
       </form>
-    </section>
+    </Card>
   );
 }
 
@@ -61,21 +65,21 @@ export function AddPerson() {
   const error = shownError(add.error);
   const added = add.data?.contact;
   return (
-    <section className="card" aria-labelledby="add-person-heading">
+    <Card aria-labelledby="add-person-heading">
       <h2 id="add-person-heading">Add a person</h2>
-      <p className="muted">
+      <p className={ui.muted}>
         People you add are your contacts: some agents accept only contacts of their contacts.
       </p>
       <FormError message={error?.message} testId="add-person-error" />
       <form
-        className="row align-end find-agent"
+        className={`${ui.row} ${ui.alignEnd} ${chat.findAgent}`}
         onSubmit={onFormSubmit((form) => add.mutate({ num: String(form.get("num") ?? "") }))}
       >
         <label>
           Their number
           <input
             name="num"
-            className="mono"
+            className={ui.mono}
             inputMode="numeric"
             placeholder="123-456-789"
             required
@@ -83,15 +87,15 @@ export function AddPerson() {
             data-testid="add-person-number"
           />
         </label>
-        <button type="submit" disabled={add.isPending} data-testid="add-person-submit">
+        <Button type="submit" disabled={add.isPending} data-testid="add-person-submit">
           Add
-        </button>
+        </Button>
       </form>
       {added && (
         <p role="status" data-testid="add-person-done">
           {added.displayName ?? added.num} is in your contacts.
         </p>
       )}
-    </section>
+    </Card>
   );
 }

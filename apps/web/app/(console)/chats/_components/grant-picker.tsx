@@ -1,4 +1,7 @@
 import { type AgentScope, inConsentOrder, scopeSentence } from "@switchboard/contract";
+import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import chat from "./chat.module.css";
 
 /**
  * One checkbox per scope the agent requests, in consent-card order, each with the sentence that
@@ -13,12 +16,12 @@ export function GrantPicker({
   granted: readonly AgentScope[];
 }) {
   if (requested.length === 0)
-    return <p className="empty">This agent asks for nothing: you can only talk to it.</p>;
+    return <EmptyState>This agent asks for nothing: you can only talk to it.</EmptyState>;
   return (
-    <fieldset className="grant" data-testid="grant-picker">
+    <fieldset className={chat.grant} data-testid="grant-picker">
       <legend>It asks to</legend>
       {inConsentOrder(requested).map((scope) => (
-        <label className="check grant-row" key={scope}>
+        <label className={`${ui.check} ${chat.grantRow}`} key={scope}>
           <input
             type="checkbox"
             name="scope"

@@ -4,7 +4,9 @@ import type { PersonChatMessage } from "@switchboard/contract";
 import { mapsUrl } from "~/components/link-parts";
 import { LinkifiedText } from "~/components/linkified-text";
 import { Markdown } from "~/components/markdown";
-import { RelativeTime } from "~/components/time";
+import bubble from "~/components/ui/bubble.module.css";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import styles from "./chat.module.css";
 import { ReactionMenu, type ReactionSummary } from "./reaction-menu";
 import { ZoomableImage } from "./zoomable-image";
@@ -47,7 +49,13 @@ export function MessageBubble({
   }
   return (
     <li
-      className={`bubble ${mine ? "mine" : "theirs"} ${continued ? styles.continued : styles.first}`}
+      className={[
+        bubble.bubble,
+        !mine && `${bubble.theirs} ${styles.theirs}`,
+        continued ? styles.continued : styles.first,
+      ]
+        .filter(Boolean)
+        .join(" ")}
       data-testid="chat-message"
       data-message-id={message.id}
       data-sender={mine ? "me" : "agent"}
@@ -59,12 +67,12 @@ export function MessageBubble({
             <li key={emoji} className={own ? styles.ownReaction : undefined}>
               {emoji}
               {count > 1 && <span className={styles.count}>{count}</span>}
-              {own && <span className="visually-hidden"> (yours)</span>}
+              {own && <span className={ui.visuallyHidden}> (yours)</span>}
             </li>
           ))}
         </ul>
       )}
-      <div className="bubble-meta">
+      <div className={bubble.meta}>
         <RelativeTime iso={message.createdAt} />
         {mine && showRead && (
           <span data-testid="message-read-state">{message.readByOther ? "Read" : "Sent"}</span>
@@ -80,7 +88,7 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
     fromAgent ? (
       <Markdown text={value} />
     ) : (
-      <span className="bubble-text">
+      <span className={bubble.text}>
         <LinkifiedText text={value} />
       </span>
     );
@@ -103,7 +111,7 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
           </audio>
           {transcript && (
             <p className={styles.transcript} data-testid="voice-transcript">
-              <span className="visually-hidden">Transcript: </span>
+              <span className={ui.visuallyHidden}>Transcript: </span>
               {transcript}
             </p>
           )}
@@ -127,7 +135,7 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
         <>
           {/* biome-ignore lint/performance/noImgElement: chat media is served by our own route. */}
           <img
-            className="bubble-image"
+            className={bubble.image}
             src={mediaSrc(message, message.image?.data)}
             alt={message.content || "Sticker from the chat"}
           />
@@ -138,7 +146,7 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
       return (
         <>
           {/* biome-ignore lint/a11y/useMediaCaption: agents send no caption tracks. */}
-          <video className="bubble-image" controls src={mediaSrc(message, message.video?.data)} />
+          <video className={bubble.image} controls src={mediaSrc(message, message.video?.data)} />
           {caption}
         </>
       );
@@ -156,7 +164,7 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
                 href={map}
                 target="_blank"
                 rel="noopener noreferrer nofollow"
-                className="message-link"
+                className={bubble.link}
                 data-testid="open-in-maps"
               >
                 Open in maps
@@ -168,9 +176,9 @@ function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromA
     }
     case "contact":
       return (
-        <span className="bubble-text">
+        <span className={bubble.text}>
           👤 {message.sharedContact?.name ?? "Contact"}{" "}
-          <span className="mono">{message.sharedContact?.num}</span>
+          <span className={ui.mono}>{message.sharedContact?.num}</span>
         </span>
       );
     case "document":

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef, useState } from "react";
+import { buttonClass } from "~/components/ui/button";
 import styles from "./chat.module.css";
 
 export interface ReactionSummary {
@@ -73,7 +74,7 @@ export function ReactionMenu({
       <button
         type="button"
         ref={button}
-        className={styles.reactButton}
+        className={buttonClass({}, styles.reactButton)}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
@@ -104,7 +105,7 @@ export function ReactionMenu({
                 aria-label={own ? `Take back ${emoji}` : `React ${emoji}`}
                 tabIndex={-1}
                 key={emoji}
-                className={own ? styles.ownReaction : undefined}
+                className={buttonClass({}, own ? styles.ownReaction : undefined)}
                 onClick={() => {
                   onReact(emoji, !own);
                   close(true);

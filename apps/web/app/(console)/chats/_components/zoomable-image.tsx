@@ -2,7 +2,10 @@
 
 import { useId, useRef, useState } from "react";
 import { Icon } from "~/components/icon";
-import { Modal } from "~/components/modal";
+import bubble from "~/components/ui/bubble.module.css";
+import { buttonClass } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
+import { Modal } from "~/components/ui/modal";
 import styles from "./lightbox.module.css";
 
 /**
@@ -27,14 +30,14 @@ export function ZoomableImage({
     <>
       <button
         type="button"
-        className={styles.opener}
+        className={buttonClass({}, styles.opener)}
         aria-haspopup="dialog"
         onClick={() => setOpen(true)}
         data-testid="image-open"
       >
         {/* biome-ignore lint/performance/noImgElement: chat media is served by our own route. */}
-        <img className="bubble-image" src={src} alt={alt} />
-        <span className="visually-hidden"> (open larger)</span>
+        <img className={bubble.image} src={src} alt={alt} />
+        <span className={ui.visuallyHidden}> (open larger)</span>
       </button>
       {open && (
         <Modal
@@ -58,7 +61,7 @@ export function ZoomableImage({
           <button
             ref={close}
             type="button"
-            className={styles.close}
+            className={buttonClass({}, styles.close)}
             onClick={() => setOpen(false)}
             aria-label="Close"
             data-testid="lightbox-close"

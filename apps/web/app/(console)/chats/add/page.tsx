@@ -5,6 +5,7 @@ import { useSearchParams } from "next/navigation";
 import { Suspense } from "react";
 import { normalizeAgentNumber } from "~/components/agent-number";
 import { Icon } from "~/components/icon";
+import ui from "~/components/ui/layout.module.css";
 import { ConsentCardView } from "../_components/consent-card";
 import { AddPerson, FindAgent } from "../_components/find-agent";
 
@@ -13,14 +14,14 @@ function AddAgent() {
   return (
     <>
       <title>Add an agent · Switchboard</title>
-      <Link href="/chats" className="back-link" data-testid="chat-back">
+      <Link href="/chats" className={ui.backLink} data-testid="chat-back">
         <Icon name="back" />
         <span>Chats</span>
       </Link>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
           <h1>Add an agent</h1>
-          <p className="muted">Check who it is and choose what it may see and do.</p>
+          <p className={ui.muted}>Check who it is and choose what it may see and do.</p>
         </div>
       </div>
       <FindAgent initial={agent} />

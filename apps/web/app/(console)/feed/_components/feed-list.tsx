@@ -3,6 +3,7 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { Button } from "~/components/ui/button";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import styles from "../feed.module.css";
 import { FeedPostCard } from "./feed-post";
@@ -19,8 +20,8 @@ export function FeedList() {
   const posts = feed.data?.pages.flatMap((page) => page.posts) ?? [];
   return (
     <section aria-label="Posts">
-      {feed.isPending && <p className="muted">Loading…</p>}
-      {feed.error && <p className="form-error">{feed.error.message}</p>}
+      {feed.isPending && <p className={ui.muted}>Loading…</p>}
+      {feed.error && <p className={ui.formError}>{feed.error.message}</p>}
       {feed.data && posts.length === 0 && (
         <EmptyState data-testid="feed-empty">
           No posts yet. Agents you add show up here when they post.

@@ -5,9 +5,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { RelativeTime } from "~/components/time";
+import { Avatar } from "~/components/ui/avatar";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "../feed.module.css";
 import { PostComments } from "./post-comments";
@@ -26,13 +28,12 @@ export function FeedPostCard({ post }: { post: FeedPost }) {
   return (
     <Card as="li" className={styles.post} data-testid="feed-post" data-post-id={post.id}>
       <header className={styles.head}>
-        <span className="avatar agent" aria-hidden="true">
-          {author.trim().charAt(0).toUpperCase() || "?"}
-        </span>
+        <Avatar agent>{author.trim().charAt(0).toUpperCase() || "?"}</Avatar>
         <div className={styles.who}>
           <strong data-testid="post-author">{author}</strong>
-          <span className="hint">
-            <span className="mono">{post.author.num}</span> · <RelativeTime iso={post.createdAt} />
+          <span className={ui.hint}>
+            <span className={ui.mono}>{post.author.num}</span> ·{" "}
+            <RelativeTime iso={post.createdAt} />
           </span>
         </div>
       </header>
@@ -41,7 +42,7 @@ export function FeedPostCard({ post }: { post: FeedPost }) {
           // biome-ignore lint/suspicious/noArrayIndexKey: a post's cards never change order
           <li key={i} className={styles.text} data-testid="post-text">
             {many && (
-              <span className={`${styles.index} hint`}>
+              <span className={`${styles.index} ${ui.hint}`}>
                 {i + 1}/{post.texts.length}
               </span>
             )}
@@ -50,7 +51,7 @@ export function FeedPostCard({ post }: { post: FeedPost }) {
         ))}
       </ol>
       {post.caption && (
-        <p className={`${styles.caption} muted`} data-testid="post-caption">
+        <p className={`${styles.caption} ${ui.muted}`} data-testid="post-caption">
           {post.caption}
         </p>
       )}

@@ -5,8 +5,9 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { RelativeTime } from "~/components/time";
 import { Button } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "../feed.module.css";
 
@@ -27,12 +28,12 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
   const error = shownError(comment.error ?? remove.error);
   return (
     <div className={styles.comments} data-testid="post-comments">
-      <p className="hint">Everyone who follows {agentName} sees comments, under your name.</p>
-      {comments.error && <p className="form-error">{comments.error.message}</p>}
+      <p className={ui.hint}>Everyone who follows {agentName} sees comments, under your name.</p>
+      {comments.error && <p className={ui.formError}>{comments.error.message}</p>}
       <ul className={styles.commentList}>
         {comments.data?.map((c) => (
           <li key={c.id} className={styles.comment} data-testid="post-comment">
-            <span className={`${styles.commentMeta} hint`}>
+            <span className={`${styles.commentMeta} ${ui.hint}`}>
               <strong>{c.mine ? "You" : (c.authorName ?? "Someone")}</strong> ·{" "}
               <RelativeTime iso={c.createdAt} />
               {c.mine && (
@@ -58,7 +59,7 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
           if (text.trim()) comment.mutate({ postId, text });
         }}
       >
-        <label className="visually-hidden" htmlFor={`comment-${postId}`}>
+        <label className={ui.visuallyHidden} htmlFor={`comment-${postId}`}>
           Your comment
         </label>
         <input

@@ -10,6 +10,7 @@ import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import styles from "../inbox.module.css";
 import { nameOf } from "./names";
@@ -46,7 +47,7 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
       <title>New email · Inbox · Switchboard</title>
       <h1 id="compose-heading">New email</h1>
       <form
-        className="stack"
+        className={ui.stack}
         onSubmit={onFormSubmit((form) => {
           send.mutate(
             {
@@ -62,7 +63,7 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
           To
           <input
             name="to"
-            className="mono"
+            className={ui.mono}
             placeholder="800-123-456, 412-555-019"
             value={to}
             onChange={(event) => setTo(event.target.value)}
@@ -72,14 +73,14 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
             aria-describedby={`compose-to-hint${error?.fields.to ? " compose-to-error" : ""}`}
             data-testid="compose-to"
           />
-          <span className="hint" id="compose-to-hint">
+          <span className={ui.hint} id="compose-to-hint">
             Numbers, separated by commas. Several recipients start a group thread.
           </span>
           <FieldError id="compose-to-error" message={error?.fields.to} />
         </label>
         {agents.length > 0 && (
           <fieldset className={styles.suggest}>
-            <legend className="visually-hidden">Add one of your agents</legend>
+            <legend className={ui.visuallyHidden}>Add one of your agents</legend>
             {agents.map(({ agent }) => (
               <Button
                 key={agent.id}
@@ -119,7 +120,7 @@ export function Compose({ initialTo = "" }: { initialTo?: string }) {
           <FieldError id="compose-content-error" message={error?.fields.content} />
         </label>
         <FormError message={error?.message} testId="compose-error" />
-        <div className="row">
+        <div className={ui.row}>
           <Button type="submit" disabled={send.isPending} data-testid="compose-send">
             {send.isPending ? "Sending…" : named.length > 1 ? "Send to the group" : "Send"}
           </Button>

@@ -3,7 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
-import { RelativeTime } from "~/components/time";
+import { splitList } from "~/components/split-view";
+import { Badge } from "~/components/ui/badge";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "../inbox.module.css";
 import { namesOf } from "./names";
@@ -14,16 +17,16 @@ export function ThreadList() {
   const threads = useQuery(trpc.inbox.list.queryOptions());
   const open = useParams<{ threadId?: string }>().threadId;
   return (
-    <aside className="split-list" aria-labelledby="inbox-list-heading">
-      <div className="split-list-head">
+    <aside className={splitList.list} aria-labelledby="inbox-list-heading">
+      <div className={splitList.head}>
         <h2 id="inbox-list-heading">Inbox</h2>
         <Link href="/inbox/new" className={styles.composeLink} data-testid="inbox-compose">
           New email
         </Link>
       </div>
-      {threads.error && <p className="form-error">{threads.error.message}</p>}
+      {threads.error && <p className={ui.formError}>{threads.error.message}</p>}
       {threads.data?.length === 0 && (
-        <p className="hint split-list-empty" data-testid="inbox-empty">
+        <p className={`${ui.hint} ${splitList.empty}`} data-testid="inbox-empty">
           No email yet.
         </p>
       )}
@@ -40,13 +43,13 @@ export function ThreadList() {
               <span className={styles.rowTop}>
                 <span className={styles.rowNames}>{namesOf(thread.participants)}</span>
                 {thread.unreadCount > 0 && (
-                  <span className="badge" data-testid="inbox-unread" title="Unread emails">
+                  <Badge data-testid="inbox-unread" title="Unread emails">
                     {thread.unreadCount}
-                  </span>
+                  </Badge>
                 )}
               </span>
               <span className={styles.rowSubject} data-testid="inbox-thread-subject">
-                {thread.isGroup && <span className="badge off">group</span>} {thread.subject}
+                {thread.isGroup && <Badge tone="off">group</Badge>} {thread.subject}
               </span>
               <span className={styles.rowPreview}>
                 <RelativeTime iso={thread.lastMessageAt} style="list" />

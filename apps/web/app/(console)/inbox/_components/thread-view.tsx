@@ -6,9 +6,11 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { RelativeTime } from "~/components/time";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "../inbox.module.css";
 import { nameOf, namesOf } from "./names";
@@ -27,10 +29,10 @@ export function ThreadView({ threadId }: { threadId: string }) {
     if (unread) mark({ threadId });
   }, [unread, mark, threadId]);
 
-  if (page.isPending) return <p className="muted">Loading the thread…</p>;
+  if (page.isPending) return <p className={ui.muted}>Loading the thread…</p>;
   if (page.error)
     return (
-      <p className="form-error" role="alert">
+      <p className={ui.formError} role="alert">
         {page.error.data?.code === "not_found" ? "There is no such thread." : page.error.message}
       </p>
     );
@@ -45,13 +47,17 @@ export function ThreadView({ threadId }: { threadId: string }) {
         <h1 id="thread-heading" data-testid="thread-subject">
           {thread.subject}
         </h1>
-        <p className="muted" data-testid="thread-participants">
+        <p className={ui.muted} data-testid="thread-participants">
           {thread.isGroup ? "Group with " : "With "}
           {thread.participants.map((user, i) => (
             <span key={user.id}>
               {i > 0 && ", "}
-              {nameOf(user)} <span className="mono">{user.num}</span>
-              {user.userType === "agent" && <span className="badge off">agent</span>}
+              {nameOf(user)} <span className={ui.mono}>{user.num}</span>
+              {user.userType === "agent" && (
+                <Badge tone="off" className={styles.badge}>
+                  agent
+                </Badge>
+              )}
             </span>
           ))}
         </p>
@@ -83,7 +89,7 @@ function EmailList({ thread, messages }: { thread: PersonEmailThread; messages: 
           >
             <div className={styles.emailHead}>
               <strong>{from ? nameOf(from) : "You"}</strong>
-              <span className="mono muted">{email.senderNum}</span>
+              <span className={`${ui.mono} ${ui.muted}`}>{email.senderNum}</span>
               <RelativeTime iso={email.createdAt} />
             </div>
             <p className={styles.emailText}>{email.content}</p>
@@ -112,7 +118,7 @@ function ReplyBox({ thread }: { thread: PersonEmailThread }) {
         reply();
       }}
     >
-      <label className="visually-hidden" htmlFor="reply-text">
+      <label className={ui.visuallyHidden} htmlFor="reply-text">
         Reply to {namesOf(thread.participants)}
       </label>
       <textarea
@@ -131,7 +137,7 @@ function ReplyBox({ thread }: { thread: PersonEmailThread }) {
         data-testid="reply-text"
       />
       <div className={styles.replyActions}>
-        <span className="hint">Ctrl+Enter sends</span>
+        <span className={`${ui.hint} ${styles.sendHint}`}>Ctrl+Enter sends</span>
         <Button type="submit" disabled={send.isPending || !text.trim()} data-testid="reply-send">
           {send.isPending ? "Sending…" : "Reply"}
         </Button>

@@ -14,15 +14,17 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { notFound, useParams } from "next/navigation";
 import { Fragment, type ReactNode, useEffect, useState } from "react";
-import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { Skeleton } from "~/components/skeleton";
 import { SkillForm } from "~/components/skill-form";
-import { RelativeTime } from "~/components/time";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { ConfirmButton } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "../records.module.css";
 import { type RecordType, sectionOf, sections } from "./sections";
@@ -39,10 +41,10 @@ export default function RecordsPage() {
   return (
     <>
       <title>{`${section.title} · Switchboard`}</title>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
           <h1>Your records</h1>
-          <p className="muted">
+          <p className={ui.muted}>
             Agents you let see a kind of record can see these; they change them only through cards
             you approve (or the new records you let them create without asking).
           </p>
@@ -81,7 +83,7 @@ function RecordList({ type, title }: { type: RecordType; title: string }) {
     <Card aria-labelledby="records-heading">
       <h2 id="records-heading">{title}</h2>
       {records.isPending && <Skeleton label={title.toLowerCase()} />}
-      {records.error && <p className="form-error">{records.error.message}</p>}
+      {records.error && <p className={ui.formError}>{records.error.message}</p>}
       {records.data?.length === 0 && (
         <EmptyState data-testid="records-empty">Nothing here yet.</EmptyState>
       )}
@@ -164,11 +166,11 @@ function RecordRow({
         <>
           <div className={styles.main}>
             <strong data-testid="record-title">{record.title ?? "Untitled note"}</strong>
-            {done && <span className="badge ok">done</span>}
+            {done && <Badge tone="ok">done</Badge>}
             <RecordDetails record={record} />
             {card && <FromCard card={card} />}
           </div>
-          <div className={`row ${styles.actions}`}>
+          <div className={`${ui.row} ${styles.actions}`}>
             {(type === "task" || type === "reminder") && !done && (
               <Button
                 variant="secondary"
@@ -198,7 +200,8 @@ function RecordRow({
               Archive
             </Button>
             <ConfirmButton
-              className="danger small"
+              variant="danger"
+              small
               disabled={busy}
               title={`Delete “${record.title ?? "this note"}” for good?`}
               body="This cannot be undone. To keep it but out of the way, archive it instead."
@@ -220,7 +223,7 @@ function RecordRow({
 function FromCard({ card }: { card: RecordCard }) {
   const agent = card.agent.displayName ?? card.agent.num;
   return (
-    <span className={`hint ${styles.meta}`}>
+    <span className={`${ui.hint} ${styles.meta}`}>
       <Link
         href={`/chats/${card.conversationId}${card.cardMessageId ? `#card-${card.cardMessageId}` : ""}`}
         data-testid="record-card-link"
@@ -268,7 +271,7 @@ function ExportDecisions() {
     }
   };
   return (
-    <div className="stack">
+    <div className={ui.stack}>
       <Button
         variant="secondary"
         onClick={run}
@@ -278,7 +281,7 @@ function ExportDecisions() {
         {state === "busy" ? "Exporting…" : "Export my decisions (JSON)"}
       </Button>
       {state === "failed" && (
-        <p className="form-error" role="alert">
+        <p className={ui.formError} role="alert">
           The export did not finish; try again.
         </p>
       )}
@@ -305,7 +308,7 @@ function RecordDetails({ record }: { record: AnyRecord }) {
   return (
     <>
       {parts.length > 0 && (
-        <span className={`hint ${styles.meta}`}>
+        <span className={`${ui.hint} ${styles.meta}`}>
           {parts.map((part, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one record, in a fixed order.
             <Fragment key={i}>

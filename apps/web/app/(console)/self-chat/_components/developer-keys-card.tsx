@@ -11,6 +11,7 @@ import { FormError } from "~/components/form-error";
 import { SecretOnce } from "~/components/secret-once";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import styles from "../self-chat.module.css";
 
@@ -37,16 +38,16 @@ export function DeveloperKeysCard() {
   const origin = useOrigin();
 
   return (
-    <Card className="stack" aria-labelledby="keys-heading">
+    <Card className={ui.stack} aria-labelledby="keys-heading">
       <div>
         <h2 id="keys-heading">Developer keys</h2>
-        <p className="muted">
+        <p className={ui.muted}>
           Your scripts call the Developer API with{" "}
           <code>Authorization: Bearer dev:&lt;key&gt;</code>.
         </p>
       </div>
       <form
-        className="row align-end"
+        className={`${ui.row} ${ui.alignEnd}`}
         onSubmit={onFormSubmit((form) => {
           const expires = String(form.get("expires") ?? "");
           create.mutate({
@@ -56,26 +57,26 @@ export function DeveloperKeysCard() {
           });
         })}
       >
-        <fieldset className="inline-fieldset">
+        <fieldset className={styles.scopes}>
           <legend>Scopes</legend>
           {devScopes.map((scope) => (
-            <label className="check" key={scope}>
+            <label className={ui.check} key={scope}>
               <input type="checkbox" name="scope" value={scope} defaultChecked />
-              <span className="mono">{scope}</span>
+              <span className={ui.mono}>{scope}</span>
             </label>
           ))}
         </fieldset>
         <label>
           <span>
-            Name <span className="hint">optional</span>
+            Name <span className={ui.hint}>optional</span>
           </span>
-          <input name="name" maxLength={64} className="narrow" data-testid="devkey-name" />
+          <input name="name" maxLength={64} className={ui.narrow} data-testid="devkey-name" />
         </label>
         <label>
           <span>
-            Expires <span className="hint">optional</span>
+            Expires <span className={ui.hint}>optional</span>
           </span>
-          <input type="datetime-local" name="expires" className="narrow" />
+          <input type="datetime-local" name="expires" className={ui.narrow} />
         </label>
         <Button type="submit" disabled={create.isPending} data-testid="devkey-create">
           {create.isPending ? "Creating…" : "Create key"}

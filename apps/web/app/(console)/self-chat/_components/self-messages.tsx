@@ -2,10 +2,12 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { Skeleton } from "~/components/skeleton";
-import { RelativeTime } from "~/components/time";
-import { Card } from "~/components/ui/card";
+import bubble from "~/components/ui/bubble.module.css";
+import { Card, CardHead } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "../self-chat.module.css";
 
@@ -22,12 +24,12 @@ export function SelfMessages() {
 
   return (
     <Card aria-labelledby="messages-heading">
-      <div className="card-head">
+      <CardHead>
         <h2 id="messages-heading">Messages</h2>
-        <span className="hint">New messages appear as they arrive</span>
-      </div>
+        <span className={ui.hint}>New messages appear as they arrive</span>
+      </CardHead>
       {messages.isPending && <Skeleton label="your messages" />}
-      {messages.error && <p className="form-error">{messages.error.message}</p>}
+      {messages.error && <p className={ui.formError}>{messages.error.message}</p>}
       {count === 0 && !messages.isPending && (
         <EmptyState data-testid="self-messages-empty">
           No messages yet. Create a developer key below and post one with the example.
@@ -43,8 +45,8 @@ export function SelfMessages() {
         tabIndex={0}
       >
         {messages.data?.map((message) => (
-          <li key={message.id} className="bubble" data-testid="self-message">
-            <span className="bubble-text">{message.content}</span>
+          <li key={message.id} className={bubble.bubble} data-testid="self-message">
+            <span className={bubble.text}>{message.content}</span>
             <RelativeTime iso={message.createdAt} />
           </li>
         ))}

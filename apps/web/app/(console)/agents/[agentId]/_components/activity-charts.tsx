@@ -18,10 +18,11 @@ import { FormError } from "~/components/form-error";
 import { formatDay } from "~/components/format";
 import { nextUtcMidnight, useRereadAt } from "~/components/live-updates";
 import { humanize } from "~/components/proposal-words";
-import { Skeleton } from "~/components/skeleton";
-import { useReaderTimes } from "~/components/time";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { Table } from "~/components/ui/table";
+import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import type { RouterOutputs } from "~/trpc/router";
 import { useUrlQuery } from "../../_components/use-url-query";
@@ -55,11 +56,11 @@ export function ActivityCharts({ agentId }: { agentId: string }) {
     history.data ? nextUtcMidnight(history.dataUpdatedAt) : null,
   );
   return (
-    <Card className="stack" aria-labelledby="activity-heading" data-testid="activity">
+    <Card className={ui.stack} aria-labelledby="activity-heading" data-testid="activity">
       <div className={styles.head}>
         <div>
           <h2 id="activity-heading">Activity</h2>
-          <p className="muted" data-testid="activity-range-words">
+          <p className={ui.muted} data-testid="activity-range-words">
             The last {days} days (UTC days, as the daily ceilings count them).
           </p>
         </div>
@@ -85,7 +86,7 @@ export function ActivityCharts({ agentId }: { agentId: string }) {
 function RangeControl({ value, onChange }: { value: Range; onChange: (range: Range) => void }) {
   return (
     <fieldset className={styles.range} data-testid="activity-range">
-      <legend className="visually-hidden">Time range</legend>
+      <legend className={ui.visuallyHidden}>Time range</legend>
       {ranges.map((days) => (
         <label key={days} className={styles.option}>
           <input
@@ -220,7 +221,7 @@ function Chart({
   return (
     <figure className={styles.chart} data-testid={testId}>
       <figcaption>
-        <strong>{title}</strong> <span className="hint">{summary}</span>
+        <strong>{title}</strong> <span className={ui.hint}>{summary}</span>
       </figcaption>
       <div className={styles.chartArea} aria-hidden="true">
         <ResponsiveContainer width="100%" height={170}>

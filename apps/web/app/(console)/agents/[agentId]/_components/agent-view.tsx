@@ -3,8 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRereadAt } from "~/components/live-updates";
-import { Skeleton } from "~/components/skeleton";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { ActivityCharts } from "./activity-charts";
 import { DecisionsCard } from "./decisions-card";
@@ -27,7 +28,7 @@ export function AgentView({ agentId }: { agentId: string }) {
   if (agent.error)
     return (
       <Card as="div">
-        <p className="form-error" role="alert">
+        <p className={ui.formError} role="alert">
           {agent.error.data?.code === "not_found"
             ? "There is no agent of yours with this id. Pick one from your agents."
             : agent.error.message}
@@ -41,25 +42,25 @@ export function AgentView({ agentId }: { agentId: string }) {
   return (
     <>
       <title>{`${me.displayName ?? me.num} · Switchboard`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
+      <nav aria-label="Breadcrumb" className={ui.breadcrumb}>
         <Link href="/agents">Agents</Link>
         <span aria-hidden="true">/</span>
-        <span aria-current="page" className="truncate">
+        <span aria-current="page" className={ui.truncate}>
           {me.displayName ?? me.num}
         </span>
       </nav>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
-          <h1 data-testid="agent-title" className="truncate" title={me.displayName ?? me.num}>
+          <h1 data-testid="agent-title" className={ui.truncate} title={me.displayName ?? me.num}>
             {me.displayName}
           </h1>
-          <p className="mono muted" data-testid="agent-num">
+          <p className={`${ui.mono} ${ui.muted}`} data-testid="agent-num">
             {me.num}
           </p>
         </div>
         <Link
           href={`/agents/${agentId}/webhook`}
-          className="strong-link"
+          className={ui.strongLink}
           data-testid="agent-webhook-link"
         >
           Webhook →

@@ -4,12 +4,14 @@ import type { AgentDecision, DecisionCursor } from "@switchboard/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatTime } from "~/components/format";
-import { Skeleton } from "~/components/skeleton";
-import { useReaderTimes } from "~/components/time";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { cell, Table } from "~/components/ui/table";
+import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import { DECISIONS_PER_PAGE } from "./decision-pages";
 import styles from "./decisions-card.module.css";
@@ -25,14 +27,14 @@ function outcomeWords(decision: AgentDecision): string {
   return decision.outcome;
 }
 
-const badge = (decision: AgentDecision) =>
+const badge = (decision: AgentDecision): BadgeTone =>
   decision.outcome === "approved"
     ? decision.changes > 0
       ? "warn"
       : "ok"
     : decision.outcome === "rejected"
       ? "off"
-      : "";
+      : "neutral";
 
 /**
  * How people decided the agent's proposals: how many were approved as proposed, approved with
@@ -49,21 +51,21 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
   const data = query.data;
 
   return (
-    <Card className="stack" aria-labelledby="decisions-heading" data-testid="decisions">
+    <Card className={ui.stack} aria-labelledby="decisions-heading" data-testid="decisions">
       <div>
         <h2 id="decisions-heading">Decisions</h2>
-        <p className="muted">
+        <p className={ui.muted}>
           How people answered this agent's proposals. Edited: approved with changes.
         </p>
       </div>
-      {query.error && <p className="form-error">{query.error.message}</p>}
+      {query.error && <p className={ui.formError}>{query.error.message}</p>}
       {!data && !query.error && <Skeleton lines={3} label="the decisions" />}
       {data && (
         <>
           <dl className={styles.counts} data-testid="decision-counts">
             {(["approved", "edited", "rejected", "expired"] as const).map((key) => (
               <div key={key} data-testid={`decisions-${key}`}>
-                <dt className="muted">{key.charAt(0).toUpperCase() + key.slice(1)}</dt>
+                <dt className={ui.muted}>{key.charAt(0).toUpperCase() + key.slice(1)}</dt>
                 <dd>{data.counts[key]}</dd>
               </div>
             ))}
@@ -88,8 +90,8 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
                       {decision.person.displayName ?? decision.person.num}
                     </td>
                     <td data-label="Outcome">
-                      <span className={`badge ${badge(decision)}`}>{outcomeWords(decision)}</span>
-                      {decision.via === "cli" && <span className="muted"> · CLI</span>}
+                      <Badge tone={badge(decision)}>{outcomeWords(decision)}</Badge>
+                      {decision.via === "cli" && <span className={ui.muted}> · CLI</span>}
                     </td>
                     <td data-label="When">
                       <time dateTime={decision.at}>{formatTime(decision.at)}</time>
@@ -100,7 +102,7 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
             </Table>
           )}
           {(pages.length > 1 || data.next) && (
-            <div className="row">
+            <div className={ui.row}>
               {pages.length > 1 && (
                 <Button variant="secondary" small onClick={() => setPages((p) => p.slice(0, -1))}>
                   Newer

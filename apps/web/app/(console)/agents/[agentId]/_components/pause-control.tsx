@@ -1,12 +1,14 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { RelativeTime } from "~/components/time";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import { ConfirmButton } from "~/components/ui/confirm-dialog";
+import ui from "~/components/ui/layout.module.css";
+import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import { useInvalidateAgent } from "./invalidate";
 import styles from "./pause-control.module.css";
@@ -41,20 +43,20 @@ export function PauseControl({
       <div>
         <h2 id="state-heading">
           Status{" "}
-          <span className={`badge ${paused ? "warn" : "ok"}`} data-testid="agent-state">
+          <Badge tone={paused ? "warn" : "ok"} data-testid="agent-state">
             {paused ? "paused" : "active"}
-          </span>
+          </Badge>
         </h2>
         {paused ? (
           <p data-testid="pause-reason">
             {pauseReason(paused.reason)}{" "}
-            <span className="muted">
+            <span className={ui.muted}>
               Since <RelativeTime iso={paused.at} />. Every API call answers 403{" "}
               <code>agent_paused</code> until you resume; its tokens stay valid.
             </span>
           </p>
         ) : (
-          <p className="muted">
+          <p className={ui.muted}>
             It can call the API with its tokens. Pausing makes every call answer 403{" "}
             <code>agent_paused</code> until you resume it.
           </p>
@@ -71,7 +73,7 @@ export function PauseControl({
         </Button>
       ) : (
         <ConfirmButton
-          className="danger"
+          variant="danger"
           onConfirm={() => pause.mutate({ agentId })}
           disabled={busy}
           testId="agent-pause"

@@ -10,6 +10,7 @@ import { PrivacySelect } from "~/components/privacy-select";
 import { ScopePicker, scopesFrom } from "~/components/scope-picker";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import { useInvalidateAgent } from "./invalidate";
 
@@ -41,11 +42,11 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
   return (
     <Card aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile</h2>
-      <p className="muted">What people see on its contact card and the consent card.</p>
+      <p className={ui.muted}>What people see on its contact card and the consent card.</p>
       {/* Keyed by the saved profile: a save (or a change made through the API) refills it. */}
       <form
         key={JSON.stringify(profile)}
-        className="stack"
+        className={ui.stack}
         onSubmit={onFormSubmit((form) =>
           update.mutate({
             agentId,
@@ -72,7 +73,7 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
         </label>
         <label>
           <span>
-            Bio <span className="hint">at most 500 characters</span>
+            Bio <span className={ui.hint}>at most 500 characters</span>
           </span>
           <textarea
             name="bio"
@@ -85,7 +86,7 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
         </label>
         <label>
           <span>
-            Avatar URL <span className="hint">an https image address</span>
+            Avatar URL <span className={ui.hint}>an https image address</span>
           </span>
           <input
             name="avatarUrl"
@@ -104,12 +105,12 @@ export function ProfileCard({ agentId, profile }: { agentId: string; profile: Pr
           testId="profile-scopes"
         />
         <FieldError id="profile-scopes-error" message={message("change.requestedScopes")} />
-        <div className="row">
+        <div className={ui.row}>
           <Button type="submit" disabled={update.isPending} data-testid="profile-save">
             {update.isPending ? "Saving…" : "Save profile"}
           </Button>
           {update.isSuccess && (
-            <span className="success" role="status" data-testid="profile-saved">
+            <span className={ui.success} role="status" data-testid="profile-saved">
               Saved.
             </span>
           )}

@@ -7,6 +7,7 @@ import { onFormSubmit } from "~/components/form";
 import { SecretOnce } from "~/components/secret-once";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 
 /** Mint (shown once), list and revoke the agent's API tokens. */
@@ -20,15 +21,15 @@ export function TokensCard({ agentId }: { agentId: string }) {
   const error = shownError(mint.error ?? revoke.error, ["expiresAt", "name"]);
 
   return (
-    <Card className="stack" aria-labelledby="tokens-heading">
+    <Card className={ui.stack} aria-labelledby="tokens-heading">
       <div>
         <h2 id="tokens-heading">API tokens</h2>
-        <p className="muted">
+        <p className={ui.muted}>
           The agent calls the Agent API with <code>Authorization: Bearer agent:&lt;token&gt;</code>.
         </p>
       </div>
       <form
-        className="row align-end"
+        className={`${ui.row} ${ui.alignEnd}`}
         onSubmit={onFormSubmit((form) => {
           const expires = String(form.get("expires") ?? "");
           mint.mutate({
@@ -40,12 +41,12 @@ export function TokensCard({ agentId }: { agentId: string }) {
       >
         <label>
           <span>
-            Name <span className="hint">optional; where it is used, e.g. “prod server”</span>
+            Name <span className={ui.hint}>optional; where it is used, e.g. “prod server”</span>
           </span>
           <input
             name="name"
             maxLength={64}
-            className="narrow"
+            className={ui.narrow}
             data-testid="token-name"
             {...(error?.fields.name && { "aria-invalid": true })}
           />
@@ -53,12 +54,12 @@ export function TokensCard({ agentId }: { agentId: string }) {
         <label>
           <span>
             Expires{" "}
-            <span className="hint">optional; leave empty for a token that never expires</span>
+            <span className={ui.hint}>optional; leave empty for a token that never expires</span>
           </span>
           <input
             type="datetime-local"
             name="expires"
-            className="narrow"
+            className={ui.narrow}
             data-testid="token-expires"
             {...(error?.fields.expiresAt && { "aria-invalid": true })}
           />
@@ -68,7 +69,7 @@ export function TokensCard({ agentId }: { agentId: string }) {
         </Button>
       </form>
       {error && (
-        <p className="form-error" role="alert">
+        <p className={ui.formError} role="alert">
           {error.fields.expiresAt
             ? `Expiry ${error.fields.expiresAt}`
             : error.fields.name

@@ -1,5 +1,6 @@
 import { nextUtcMidnight } from "~/components/live-updates";
 import { Card } from "~/components/ui/card";
+import ui from "~/components/ui/layout.module.css";
 import type { RouterOutputs } from "~/trpc/router";
 import styles from "./usage-card.module.css";
 
@@ -24,7 +25,7 @@ function Meter({
       <div className={styles.bar} aria-hidden="true">
         <span style={{ width: `${share}%` }} className={share >= 80 ? styles.high : undefined} />
       </div>
-      <span className={`mono ${styles.numbers}`}>
+      <span className={`${ui.mono} ${styles.numbers}`}>
         {value} / {max}
       </span>
     </div>
@@ -34,10 +35,10 @@ function Meter({
 /** Today's use against the daily ceilings, and this minute's rates. */
 export function UsageCard({ usage }: { usage: Usage }) {
   return (
-    <Card className="stack" aria-labelledby="usage-heading">
+    <Card className={ui.stack} aria-labelledby="usage-heading">
       <div>
         <h2 id="usage-heading">Usage</h2>
-        <p className="muted">
+        <p className={ui.muted}>
           Today ({usage.day}, UTC). Reaching a daily ceiling pauses the agent until you resume it.
         </p>
       </div>
@@ -59,7 +60,7 @@ export function UsageCard({ usage }: { usage: Usage }) {
         max={usage.ceilings.refused}
         testId="usage-refused"
       />
-      <p className="muted">This minute (resets in {usage.perMinute.requests.resetSeconds} s):</p>
+      <p className={ui.muted}>This minute (resets in {usage.perMinute.requests.resetSeconds} s):</p>
       <Meter
         label="API requests"
         value={usage.perMinute.requests.count}

@@ -6,12 +6,14 @@ import Link from "next/link";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatDistance, formatNumber, formatRelative, formatWhen } from "~/components/format";
-import { Skeleton } from "~/components/skeleton";
-import { useReaderTimes } from "~/components/time";
+import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { cell, Table } from "~/components/ui/table";
+import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 
 /** What the status page shows: the service's state, its work queue and the owner's webhooks. */
@@ -33,33 +35,33 @@ export function ServiceStatus() {
         <>
           <Card aria-labelledby="service-heading">
             <h2 id="service-heading">Service</h2>
-            <dl className="payload" data-testid="service-facts">
+            <dl className={ui.payload} data-testid="service-facts">
               <dt>State</dt>
               <dd>
                 {data.readiness.status === "ready" ? (
-                  <span className="badge ok" data-testid="service-state">
+                  <Badge tone="ok" data-testid="service-state">
                     Ready
-                  </span>
+                  </Badge>
                 ) : (
-                  <span className="badge bad" data-testid="service-state">
+                  <Badge tone="bad" data-testid="service-state">
                     Not ready
-                  </span>
+                  </Badge>
                 )}{" "}
-                <span className="muted">{readinessWords(data.readiness.checks)}</span>
+                <span className={ui.muted}>{readinessWords(data.readiness.checks)}</span>
               </dd>
               <dt>Version</dt>
               <dd data-testid="service-version">
-                {data.version} <span className="muted">(Node {data.node})</span>
+                {data.version} <span className={ui.muted}>(Node {data.node})</span>
               </dd>
               <dt>Up for</dt>
               <dd title={formatWhen(data.startedAt)} suppressHydrationWarning>
                 {formatDistance(Date.now() - Date.parse(data.startedAt))}{" "}
-                <span className="muted">(this web process)</span>
+                <span className={ui.muted}>(this web process)</span>
               </dd>
             </dl>
           </Card>
 
-          <p className="muted" data-testid="status-checked">
+          <p className={ui.muted} data-testid="status-checked">
             Checked{" "}
             <time dateTime={new Date(status.dataUpdatedAt).toISOString()}>
               {formatWhen(new Date(status.dataUpdatedAt).toISOString())}
@@ -78,23 +80,24 @@ export function ServiceStatus() {
 
           <Card aria-labelledby="queue-heading">
             <h2 id="queue-heading">Work queue</h2>
-            <p className="muted">
+            <p className={ui.muted}>
               Webhook deliveries, reminders and expiring cards wait here for a worker.
             </p>
-            <dl className="payload" data-testid="queue-facts">
+            <dl className={ui.payload} data-testid="queue-facts">
               <dt>Waiting now</dt>
               <dd data-testid="queue-ready">
                 {formatNumber(data.queue.ready)}{" "}
-                {data.queue.ready > 0 && (
-                  <span className={data.queue.oldestSeconds > 60 ? "badge warn" : "muted"}>
-                    oldest {formatDistance(data.queue.oldestSeconds * 1000)}
-                  </span>
-                )}
+                {data.queue.ready > 0 &&
+                  (data.queue.oldestSeconds > 60 ? (
+                    <Badge tone="warn">{oldest(data.queue.oldestSeconds)}</Badge>
+                  ) : (
+                    <span className={ui.muted}>{oldest(data.queue.oldestSeconds)}</span>
+                  ))}
               </dd>
               <dt>Given up</dt>
               <dd data-testid="queue-failed">
                 {formatNumber(data.queue.failed)}{" "}
-                <span className="muted">(jobs that used every attempt)</span>
+                <span className={ui.muted}>(jobs that used every attempt)</span>
               </dd>
             </dl>
           </Card>
@@ -122,13 +125,13 @@ export function ServiceStatus() {
                       <td className={cell.main}>
                         <Link
                           href={`/agents/${hook.agentId}/webhook`}
-                          className="strong-link truncate"
+                          className={`${ui.strongLink} ${ui.truncate}`}
                         >
                           {hook.displayName ?? hook.agentId}
                         </Link>
                       </td>
                       <td data-label="State">
-                        <span className={`badge ${hook.state === "active" ? "warn" : "bad"}`}>
+                        <Badge tone={hook.state === "active" ? "warn" : "bad"}>
                           {hook.state === "disabled"
                             ? "Disabled"
                             : hook.state === "paused"
@@ -138,18 +141,18 @@ export function ServiceStatus() {
                                 : hook.consecutiveFailures > 0
                                   ? `Failing (${hook.consecutiveFailures} in a row)`
                                   : "Some recent failures"}
-                        </span>
+                        </Badge>
                       </td>
                       <td
                         data-label="Recent failures"
-                        className="nowrap"
+                        className={ui.nowrap}
                         data-testid="failure-rate"
                       >
                         {hook.recent > 0
                           ? `${Math.round(hook.failureRate * 100)}% of the last ${hook.recent}`
                           : "—"}
                       </td>
-                      <td data-label="Last failure" className="nowrap" suppressHydrationWarning>
+                      <td data-label="Last failure" className={ui.nowrap} suppressHydrationWarning>
                         {hook.lastFailureAt ? formatRelative(hook.lastFailureAt) : "—"}
                       </td>
                       <td data-label="What to check" className={cell.long}>
@@ -174,3 +177,5 @@ function readinessWords(checks: Readiness["checks"]): string {
     return `The database is behind this version (${checks.migrations.applied} of ${checks.migrations.expected} migrations): run npm run migrate.`;
   return "Database reachable, migrations current.";
 }
+
+const oldest = (seconds: number) => `oldest ${formatDistance(seconds * 1000)}`;

@@ -4,8 +4,9 @@ import { useQuery } from "@tanstack/react-query";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatNumber, formatWhen } from "~/components/format";
-import { Skeleton } from "~/components/skeleton";
-import { useReaderTimes } from "~/components/time";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
+import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import { Exchange } from "./exchange";
 import styles from "./webhook.module.css";
@@ -20,10 +21,10 @@ export function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId:
   const d = detail.data;
   return (
     <div className={styles.deliveryDetail} data-testid="delivery-detail">
-      <dl className="payload">
+      <dl className={ui.payload}>
         <div>
           <dt>Event</dt>
-          <dd className="mono" data-testid="delivery-event-id">
+          <dd className={ui.mono} data-testid="delivery-event-id">
             {d.eventId}
           </dd>
         </div>
@@ -50,7 +51,7 @@ export function DeliveryDetail({ agentId, eventId }: { agentId: string; eventId:
           <dd data-testid="delivery-answer">
             {d.response.httpStatus ?? "no answer"}
             {d.problem && <span className={styles.deliveryProblem}>{d.problem}</span>}
-            {d.error && <span className="hint mono"> {d.error}</span>}
+            {d.error && <span className={`${ui.hint} ${ui.mono}`}> {d.error}</span>}
           </dd>
         </div>
       </dl>

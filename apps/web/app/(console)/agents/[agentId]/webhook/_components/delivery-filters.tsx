@@ -1,6 +1,8 @@
 "use client";
 
 import { onFormSubmit } from "~/components/form";
+import { Button } from "~/components/ui/button";
+import ui from "~/components/ui/layout.module.css";
 import styles from "./delivery-log.module.css";
 import { isFiltered, type LogView, loggedEventTypes, statusChoices } from "./log-view";
 
@@ -49,7 +51,7 @@ export function DeliveryFilters({
           <input
             id="delivery-event-filter"
             name="eventId"
-            className="mono"
+            className={ui.mono}
             placeholder="evt_…"
             autoComplete="off"
             spellCheck={false}
@@ -57,20 +59,21 @@ export function DeliveryFilters({
             key={eventId ?? ""}
             data-testid="delivery-filter-event"
           />
-          <button type="submit" className="secondary small" data-testid="delivery-filter-apply">
+          <Button type="submit" variant="secondary" small data-testid="delivery-filter-apply">
             Find
-          </button>
+          </Button>
         </div>
       </div>
       {isFiltered(filters) && (
-        <button
-          type="button"
-          className={`secondary small ${styles.clear}`}
+        <Button
+          variant="secondary"
+          small
+          className={styles.clear}
           onClick={() => onChange({})}
           data-testid="delivery-filter-clear"
         >
           Clear filters
-        </button>
+        </Button>
       )}
     </form>
   );

@@ -5,11 +5,13 @@ import { Fragment, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatNumber, formatRelative, formatWhen } from "~/components/format";
-import { RelativeTime, useReaderTimes } from "~/components/time";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
 import { cell, Table } from "~/components/ui/table";
+import { RelativeTime, useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import { DeliveryDetail } from "./delivery-detail";
 import { DeliveryFilters } from "./delivery-filters";
@@ -19,10 +21,10 @@ import webhookStyles from "./webhook.module.css";
 import type { Delivery, WebhookData } from "./webhook-data";
 
 /** A delivery's status in a word: delivered, queued, retrying, failed (given up). */
-function deliveryStatus(delivery: Delivery): { label: string; tone: string } {
+function deliveryStatus(delivery: Delivery): { label: string; tone: BadgeTone } {
   if (delivery.status === "succeeded") return { label: "delivered", tone: "ok" };
   if (delivery.status === "dead") return { label: "failed", tone: "bad" };
-  if (delivery.attempts === 0) return { label: "queued", tone: "" };
+  if (delivery.attempts === 0) return { label: "queued", tone: "neutral" };
   return { label: "retrying", tone: "warn" };
 }
 
@@ -52,10 +54,10 @@ export function DeliveryLog({
   const deliveries = data?.deliveries ?? [];
   const paged = view.before !== undefined || view.after !== undefined;
   return (
-    <Card className="stack" aria-labelledby="deliveries-heading">
+    <Card className={ui.stack} aria-labelledby="deliveries-heading">
       <div>
         <h2 id="deliveries-heading">Deliveries</h2>
-        <p className="muted">
+        <p className={ui.muted}>
           Each event sent to the endpoint and its latest attempt, newest first.
         </p>
       </div>
@@ -163,7 +165,7 @@ function DeliveryTable({
             <th scope="col">Attempts</th>
             <th scope="col">Latency</th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className={ui.visuallyHidden}>Actions</span>
             </th>
           </tr>
         </thead>
@@ -175,14 +177,14 @@ function DeliveryTable({
             return (
               <Fragment key={d.eventId}>
                 <tr data-testid="webhook-delivery" data-status={d.status} data-seq={d.eventSeq}>
-                  <td data-label="Time" className="nowrap">
+                  <td data-label="Time" className={ui.nowrap}>
                     <RelativeTime iso={d.createdAt} />
                   </td>
                   <td className={cell.main}>
-                    <span className="mono truncate" data-testid="delivery-type">
+                    <span className={`${ui.mono} ${ui.truncate}`} data-testid="delivery-type">
                       {d.eventType}
                     </span>{" "}
-                    <span className="hint nowrap">#{d.eventSeq}</span>
+                    <span className={`${ui.hint} ${ui.nowrap}`}>#{d.eventSeq}</span>
                     {d.problem && (
                       <span
                         className={webhookStyles.deliveryProblem}
@@ -194,12 +196,12 @@ function DeliveryTable({
                   </td>
                   <td data-label="Status">
                     <span className={styles.status}>
-                      <span className={`badge ${status.tone}`} data-testid="delivery-status">
+                      <Badge tone={status.tone} data-testid="delivery-status">
                         {status.label}
-                      </span>
+                      </Badge>
                       {d.status === "pending" && d.nextAttemptAt && (
                         <time
-                          className="hint nowrap"
+                          className={`${ui.hint} ${ui.nowrap}`}
                           dateTime={d.nextAttemptAt}
                           title={formatWhen(d.nextAttemptAt)}
                         >
@@ -208,14 +210,14 @@ function DeliveryTable({
                       )}
                     </span>
                   </td>
-                  <td data-label="Attempts" className="nowrap" data-testid="delivery-attempts">
+                  <td data-label="Attempts" className={ui.nowrap} data-testid="delivery-attempts">
                     {d.attempts}
                   </td>
-                  <td data-label="Latency" className="nowrap" data-testid="delivery-latency">
+                  <td data-label="Latency" className={ui.nowrap} data-testid="delivery-latency">
                     {d.latencyMs === null ? "—" : `${formatNumber(d.latencyMs)} ms`}
                   </td>
                   <td className={cell.actions}>
-                    <div className="row">
+                    <div className={ui.row}>
                       {canRetry && (
                         <Button
                           variant="secondary"

@@ -2,14 +2,15 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { ConfirmButton } from "~/components/confirm-dialog";
 import { shownError } from "~/components/errors";
 import { onFormSubmit } from "~/components/form";
 import { FormError } from "~/components/form-error";
 import { SecretOnce } from "~/components/secret-once";
 import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
+import { Card, CardHead } from "~/components/ui/card";
+import { ConfirmButton } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
+import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import { TestResult } from "./test-result";
 import styles from "./webhook.module.css";
@@ -75,11 +76,11 @@ export function EndpointCard({
           note="Copy it now: it verifies X-Svc-Signature. You won't see it again here."
         />
       )}
-      <Card className="stack" aria-labelledby="webhook-heading">
-        <div className="card-head">
+      <Card className={ui.stack} aria-labelledby="webhook-heading">
+        <CardHead>
           <h2 id="webhook-heading">Endpoint</h2>
           {webhook && <HealthBadge webhook={webhook} />}
-        </div>
+        </CardHead>
         {webhook ? (
           <WebhookFacts webhook={webhook} dead={dead} />
         ) : (
@@ -90,7 +91,7 @@ export function EndpointCard({
           )
         )}
         {webhook && webhook.state !== "active" && waiting.waiting > 0 && (
-          <p className="hint" data-testid="webhook-waiting">
+          <p className={ui.hint} data-testid="webhook-waiting">
             {waiting.waiting === 1 ? "1 event waiting" : `${waiting.waiting} events waiting`}
             {waiting.held > 0 ? ` (${waiting.held} committed while it was off)` : ""}. Resume and
             retry sends them in order. Events older than the event log's retention are no longer
@@ -109,7 +110,7 @@ export function EndpointCard({
               ref={urlInput}
               id="webhook-url"
               name="url"
-              className="mono"
+              className={ui.mono}
               inputMode="url"
               autoComplete="off"
               placeholder="https://example.com/hooks/switchboard"
@@ -125,11 +126,13 @@ export function EndpointCard({
               {set.isPending ? "Saving…" : webhook ? "Save (new secret)" : "Set webhook"}
             </Button>
           </div>
-          <p className="hint">https only, on a public host. Saving issues a new signing secret.</p>
+          <p className={ui.hint}>
+            https only, on a public host. Saving issues a new signing secret.
+          </p>
         </form>
         {setError && (
           <p
-            className="form-error"
+            className={ui.formError}
             role="alert"
             id="webhook-url-error"
             data-testid="webhook-url-error"
@@ -138,7 +141,7 @@ export function EndpointCard({
           </p>
         )}
         {webhook && (
-          <div className="row">
+          <div className={ui.row}>
             <Button
               disabled={test.isPending || webhook.state !== "active"}
               onClick={() => test.mutate({ agentId })}
@@ -164,7 +167,7 @@ export function EndpointCard({
               Rotate secret
             </Button>
             <ConfirmButton
-              className="danger"
+              variant="danger"
               disabled={remove.isPending}
               title="Remove the webhook?"
               body="Events stop going to this URL and its delivery log is deleted. They stay available by long-poll and the stream."

@@ -1,11 +1,13 @@
 import { formatWhen } from "~/components/format";
-import { useReaderTimes } from "~/components/time";
+import { Badge, type BadgeTone } from "~/components/ui/badge";
+import ui from "~/components/ui/layout.module.css";
+import { useReaderTimes } from "~/components/ui/time";
 import styles from "./webhook.module.css";
 import type { Webhook } from "./webhook-data";
 
 /** The webhook's health in a word, coloured by how much it needs the owner. */
 export function HealthBadge({ webhook }: { webhook: Webhook }) {
-  const [label, tone] =
+  const [label, tone]: [string, BadgeTone] =
     webhook.state === "disabled"
       ? ["turned off", "bad"]
       : webhook.state === "paused"
@@ -14,11 +16,11 @@ export function HealthBadge({ webhook }: { webhook: Webhook }) {
           ? ["failing", "bad"]
           : webhook.lastSuccessAt
             ? ["healthy", "ok"]
-            : ["waiting for events", ""];
+            : ["waiting for events", "neutral"];
   return (
-    <span className={`badge ${tone}`} data-testid="webhook-state" data-state={webhook.state}>
+    <Badge tone={tone} data-testid="webhook-state" data-state={webhook.state}>
       {label}
-    </span>
+    </Badge>
   );
 }
 
@@ -26,10 +28,10 @@ export function HealthBadge({ webhook }: { webhook: Webhook }) {
 export function WebhookFacts({ webhook, dead }: { webhook: Webhook; dead: number }) {
   useReaderTimes();
   return (
-    <dl className={`payload ${styles.facts}`} data-testid="webhook-facts">
+    <dl className={`${ui.payload} ${styles.facts}`} data-testid="webhook-facts">
       <div>
         <dt>URL</dt>
-        <dd className="mono" data-testid="webhook-url">
+        <dd className={ui.mono} data-testid="webhook-url">
           {webhook.url}
         </dd>
       </div>
@@ -38,7 +40,7 @@ export function WebhookFacts({ webhook, dead }: { webhook: Webhook; dead: number
         <dd data-testid="webhook-failures">
           {webhook.consecutiveFailures}
           {webhook.consecutiveFailures > 0 && webhook.state === "active" && (
-            <span className="hint"> (too many in a row turn it off)</span>
+            <span className={ui.hint}> (too many in a row turn it off)</span>
           )}
         </dd>
       </div>

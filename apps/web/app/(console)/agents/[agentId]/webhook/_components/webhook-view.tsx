@@ -4,7 +4,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
-import { Skeleton } from "~/components/skeleton";
+import ui from "~/components/ui/layout.module.css";
+import { Skeleton } from "~/components/ui/skeleton";
 import { useTRPC } from "~/trpc/client";
 import { useUrlQuery } from "../../../_components/use-url-query";
 import { DeliveryLog } from "./delivery-log";
@@ -26,19 +27,19 @@ export function WebhookView({ agentId }: { agentId: string }) {
   return (
     <>
       <title>{`Webhook · ${agentName} · Switchboard`}</title>
-      <nav aria-label="Breadcrumb" className="breadcrumb">
+      <nav aria-label="Breadcrumb" className={ui.breadcrumb}>
         <Link href="/agents">Agents</Link>
         <span aria-hidden="true">/</span>
-        <Link href={`/agents/${agentId}`} className="truncate" data-testid="breadcrumb-agent">
+        <Link href={`/agents/${agentId}`} className={ui.truncate} data-testid="breadcrumb-agent">
           {agentName}
         </Link>
         <span aria-hidden="true">/</span>
         <span aria-current="page">Webhook</span>
       </nav>
-      <div className="page-head">
+      <div className={ui.pageHead}>
         <div>
           <h1>Webhook</h1>
-          <p className="muted">
+          <p className={ui.muted}>
             Every event of this agent is POSTed, signed, to this URL. Long-poll and the stream keep
             working whatever its state.
           </p>

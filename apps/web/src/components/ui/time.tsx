@@ -8,7 +8,7 @@ import {
   formatRelative,
   formatTime,
   writeForReader,
-} from "./format";
+} from "../format";
 
 const noChanges = () => () => {};
 

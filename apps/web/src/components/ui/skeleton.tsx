@@ -1,3 +1,4 @@
+import ui from "./layout.module.css";
 import styles from "./skeleton.module.css";
 
 /**
@@ -7,7 +8,7 @@ import styles from "./skeleton.module.css";
 export function Skeleton({ lines = 3, label }: { lines?: number; label: string }) {
   return (
     <div className={styles.skeleton} role="status" aria-live="polite" data-testid="skeleton">
-      <span className="visually-hidden">Loading {label}…</span>
+      <span className={ui.visuallyHidden}>Loading {label}…</span>
       {Array.from({ length: lines }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholder lines have nothing else.
         <span key={i} className={styles.line} aria-hidden="true" />

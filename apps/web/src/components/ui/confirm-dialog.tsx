@@ -2,6 +2,7 @@
 
 import { type ReactNode, useId, useRef, useState } from "react";
 import { flushSync } from "react-dom";
+import { Button, type ButtonVariant } from "./button";
 import styles from "./confirm-dialog.module.css";
 import { Modal } from "./modal";
 
@@ -16,6 +17,8 @@ export function ConfirmButton({
   body,
   confirmLabel,
   onConfirm,
+  variant,
+  small,
   className,
   disabled,
   testId,
@@ -28,6 +31,9 @@ export function ConfirmButton({
   body: ReactNode;
   confirmLabel: string;
   onConfirm: () => void;
+  /** The button's look; a danger button's dialog confirms with a danger button too. */
+  variant?: ButtonVariant;
+  small?: boolean;
   className?: string;
   disabled?: boolean;
   testId?: string;
@@ -36,8 +42,9 @@ export function ConfirmButton({
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button
-        type="button"
+      <Button
+        variant={variant}
+        small={small}
         className={className}
         disabled={disabled}
         aria-label={ariaLabel}
@@ -46,13 +53,13 @@ export function ConfirmButton({
         onClick={() => setOpen(true)}
       >
         {children}
-      </button>
+      </Button>
       {open && (
         <ConfirmDialog
           title={title}
           body={body}
           confirmLabel={confirmLabel}
-          danger={className?.includes("danger") ?? false}
+          danger={variant === "danger"}
           testId={testId ? `${testId}-confirm` : "confirm"}
           onClose={(confirmed) => {
             // Close first (focus back on the button), then act: acting may disable the button.
@@ -98,23 +105,21 @@ function ConfirmDialog({
         {body}
       </div>
       <div className={styles.actions}>
-        <button
+        <Button
           ref={cancel}
-          type="button"
-          className="secondary"
+          variant="secondary"
           onClick={() => onClose(false)}
           data-testid={`${testId}-cancel`}
         >
           Cancel
-        </button>
-        <button
-          type="button"
-          className={danger ? "danger" : undefined}
+        </Button>
+        <Button
+          variant={danger ? "danger" : "primary"}
           onClick={() => onClose(true)}
           data-testid={`${testId}-ok`}
         >
           {confirmLabel}
-        </button>
+        </Button>
       </div>
     </Modal>
   );

@@ -1,0 +1,20 @@
+import type { ReactNode } from "react";
+import styles from "./avatar.module.css";
+
+/** A round initial (its children); decorative, the name is always written beside it. */
+export function Avatar({
+  agent = false,
+  className,
+  children,
+}: {
+  agent?: boolean;
+  className?: string;
+  children: ReactNode;
+}) {
+  const classes = [styles.avatar, agent && styles.agent, className].filter(Boolean).join(" ");
+  return (
+    <span className={classes} aria-hidden="true">
+      {children}
+    </span>
+  );
+}
