@@ -119,3 +119,38 @@ it("keeps other queries off a transaction's connection, its statements in order"
     await sql.end({ timeout: 0 });
   }
 });
+
+// transaction-onclose.patch: a finished transaction left its close handler on the connection,
+// and the handler's promise kept the async context the transaction ran in (in the web process,
+// the whole request) until that connection ran another transaction or closed.
+it("keeps nothing of a finished transaction's caller on its connection", async () => {
+  const { AsyncLocalStorage } = await import("node:async_hooks");
+  const { setFlagsFromString } = await import("node:v8");
+  const { runInNewContext } = await import("node:vm");
+  setFlagsFromString("--expose-gc");
+  const collectGarbage = runInNewContext("gc") as () => void;
+  const context = new AsyncLocalStorage<{ body: Buffer }>();
+  const sql = postgres(inject("testDatabase").adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const transaction = () => sql.begin((tx) => tx`select 1`);
+    // Once outside any caller: the connection opens, and the driver keeps a stack trace of each
+    // statement's first call (its query "origin"), with what that call's frames reach.
+    await transaction();
+    // The caller exists only inside this function, so only the driver could keep it.
+    const transact = async () => {
+      const caller = { body: Buffer.alloc(64 * 1024) };
+      await context.run(caller, transaction);
+      return new WeakRef(caller);
+    };
+    const kept = await transact();
+    // A weak reference keeps its target until the current job ends; the driver may still be
+    // finishing the commit's callbacks: a few tries, while what is kept stays through all.
+    for (let tries = 0; tries < 10 && kept.deref(); tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      collectGarbage();
+    }
+    expect(kept.deref()).toBeUndefined();
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+});

@@ -14,9 +14,15 @@ const collectGarbage = runInNewContext("gc") as () => void;
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
   t = await createTestDeps();
-  // The LISTEN connection and the pool's connections opened outside any request: a socket
-  // keeps the async context it was opened in, and these live as long as the process.
+  // The LISTEN connection and every connection of the pool opened outside any request: a socket
+  // keeps the async context it was opened in, for as long as it lives. With every connection
+  // open, the poll's transactions (its lease) land on connections that then sit idle, as on a
+  // loaded server: a finished transaction must leave nothing of its request on its connection
+  // (vendor/postgres/transaction-onclose.patch).
   await pollEvents(t.deps, "agt_warm", { afterSeq: 0, limit: 100, wait: 0.05 });
+  await Promise.all(
+    Array.from({ length: t.deps.sql.options.max }, () => t.deps.sql`select pg_sleep(0.05)`),
+  );
 });
 afterAll(() => t.close());
 
