@@ -281,8 +281,10 @@ test("paths no operation has get the envelope", async ({ baseURL }) => {
       fc.constantFrom("GET", "POST", "DELETE"),
       async (base, segments, method) => {
         const path = base + segments.join("/");
-        // Dot segments can climb out of /api: that is a console page, not an API answer.
-        if (!new URL(path, "http://x").pathname.replace(/%2e/gi, ".").startsWith("/api/")) return;
+        // Dot segments can climb out of /api: that is a console page, not an API answer. The
+        // server merges repeated slashes first (`/api//../` is `/`), so the check does too.
+        const resolved = new URL(path.replace(/\/{2,}/g, "/"), "http://x").pathname;
+        if (!resolved.replace(/%2e/gi, ".").startsWith("/api/")) return;
         if (
           operations.some((op) =>
             new RegExp(`^/api${op.path.replace(/\{\w+\}/g, "[^/]+")}$`).test(path),

@@ -127,7 +127,9 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
   return {
     secret,
     session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S },
-    pages: { signIn: "/signin" },
+    // next-auth's own error page answers 500 for some errors (`?error=Configuration`): anyone
+    // could fetch it. Errors go to the sign-in page instead.
+    pages: { signIn: "/signin", error: "/signin" },
     logger: authLogger,
     events: {
       // The cookie goes from this browser; the session ends everywhere (a copy of the cookie
