@@ -138,5 +138,5 @@ console.log(JSON.stringify({ methods, code: error instanceof SwitchboardError ? 
       code: "network_error",
       ws: "ws://127.0.0.1:10",
     });
-  });
+  }, 30_000); // a Node process of its own: seconds when the machine is busy
 });
