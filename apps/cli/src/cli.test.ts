@@ -22,6 +22,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "./command";
 import { emailCommands } from "./commands/email";
 import { userCommands } from "./commands/user";
+import { runInProcess } from "./testing";
 
 const main = fileURLToPath(new URL("./main.ts", import.meta.url));
 let t: Awaited<ReturnType<typeof createTestDeps>>;
@@ -30,26 +31,30 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-/** Runs the real CLI against the test database, as an operator would. */
+/** Runs the CLI against the test database, as an operator would (in this process). */
 async function cli(...args: string[]) {
+  const { code, stdout, stderr } = await runInProcess(t.config.DATABASE_URL as string, args);
+  return {
+    code,
+    out: code === 0 && stdout.startsWith("{") ? JSON.parse(stdout) : null,
+    stdout,
+    stderr,
+    err: code === 0 ? undefined : JSON.parse(stderr),
+  };
+}
+
+/** The real program, spawned as `npm run cli` would: its exit code and both streams. */
+async function spawnCli(...args: string[]) {
   try {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       ["--import", "tsx", main, ...args],
-      {
-        env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL },
-      },
+      { env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL } },
     );
-    return { code: 0, out: stdout.startsWith("{") ? JSON.parse(stdout) : null, stdout, stderr };
+    return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
-    return {
-      code: e.code,
-      out: null,
-      stdout: e.stdout,
-      stderr: e.stderr,
-      err: JSON.parse(e.stderr),
-    };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
 
@@ -282,6 +287,20 @@ describe("errors and help", () => {
     expect(one.stdout).toBe(
       "usage: switchboard devkey create --user USER --scopes S,... [--expires ISO] [--name NAME]\n",
     );
+  });
+
+  it("the program itself: JSON on stdout and exit 0, usage on --help, one error object on stderr and exit 1", async () => {
+    const [made, help, failed] = await Promise.all([
+      spawnCli("user", "create", "--name", "Spawned"),
+      spawnCli("--help"),
+      spawnCli("user", "create", "--num", "12-34"),
+    ]);
+    expect([made.code, made.stderr]).toEqual([0, ""]);
+    expect(JSON.parse(made.stdout).user.displayName).toBe("Spawned");
+    expect([help.code, help.stderr]).toEqual([0, ""]);
+    expect(help.stdout).toContain("  start [--dev]");
+    expect([failed.code, failed.stdout]).toEqual([1, ""]);
+    expect(JSON.parse(failed.stderr).error.code).toBe("validation_error");
   });
 
   it("refuses text that cannot be stored (NUL, lone surrogates) in any flag, JSON flags included", async () => {

@@ -26,6 +26,25 @@ export interface Command<S extends FlagSpecs = FlagSpecs> {
   run(flags: Flags<S>, deps: CoreDeps): Promise<object>;
 }
 
+/** Where an invocation writes: the process's stdout and stderr, or a test's buffers. */
+export interface CliOutput {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const processOutput: CliOutput = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+export interface RunOptions {
+  /** Extra lines for the full help, for commands dispatched elsewhere (`start`). */
+  notes?: string[];
+  output?: CliOutput;
+  /** The database to use; by default DATABASE_URL, else the running `npm start`'s. */
+  databaseUrl?: string;
+}
+
 /** Defines a command; its flag names and types are checked inside `run`. */
 export function command<const S extends FlagSpecs>(definition: Command<S>): Command {
   return definition as unknown as Command;
@@ -39,9 +58,16 @@ export function command<const S extends FlagSpecs>(definition: Command<S>): Comm
 export async function runCli(
   argv: string[],
   commands: Command[],
-  /** Extra lines for the full help, for commands dispatched elsewhere (`start`). */
-  notes: string[] = [],
+  { notes = [], output = processOutput, databaseUrl }: RunOptions = {},
 ): Promise<number> {
+  const help = (shown: Command[], withNotes: string[] = []) => {
+    output.out(`${usageOf(shown, withNotes)}\n`);
+    return 0;
+  };
+  const fail = (code: string, message: string) => {
+    output.err(`${JSON.stringify({ error: { code, message } })}\n`);
+    return 1;
+  };
   if (argv.length === 0 || argv[0] === "help" || isHelp(argv[0])) return help(commands, notes);
   const found = commands
     .filter((c) => c.name.split(" ").every((word, i) => argv[i] === word))
@@ -62,12 +88,14 @@ export async function runCli(
   let close = async () => {};
   try {
     const flags = parseFlags(found, rest);
-    const created = createDeps(loadConfig({ ...process.env, DATABASE_URL: resolveDatabaseUrl() }), {
-      poolSize: 2,
+    const config = loadConfig({
+      ...process.env,
+      DATABASE_URL: databaseUrl ?? resolveDatabaseUrl(),
     });
+    const created = createDeps(config, { poolSize: 2 });
     close = created.close;
     const result = await found.run(flags, created.deps);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    output.out(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
     if (!(error instanceof CoreError)) {
@@ -117,16 +145,6 @@ function parseFlags(found: Command, args: string[]): Flags<FlagSpecs> {
 
 /** Only as a flag: `help` may well be a flag's value (`--name help`). */
 const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
-
-function help(commands: Command[], notes: string[] = []): number {
-  process.stdout.write(`${usageOf(commands, notes)}\n`);
-  return 0;
-}
-
-function fail(code: string, message: string): number {
-  process.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`);
-  return 1;
-}
 
 /** `usage: switchboard <command> <flags>`: one command's line, or the list for several. */
 function usageOf(commands: Command[], notes: string[] = []): string {

@@ -36,14 +36,21 @@ export class Ledger {
     return Math.round(performance.now() - this.started);
   }
 
-  /** Records an outcome; a failure is tolerated only if it is 503/connection during a fault. */
-  record(kind: string, outcome: Outcome | string, detail = ""): void {
+  /**
+   * Records an outcome; a failure is tolerated only if it is 503/connection and the request was
+   * in flight during a fault: `startedMs` (from `now()`) is when it began, so a call that waited
+   * out a restart and failed after the fault's grace still counts as the fault's.
+   */
+  record(kind: string, outcome: Outcome | string, detail = "", startedMs?: number): void {
     const byOutcome = this.outcomes.get(kind) ?? new Map<string, number>();
     this.outcomes.set(kind, byOutcome);
     byOutcome.set(String(outcome), (byOutcome.get(String(outcome)) ?? 0) + 1);
     if (typeof outcome === "number" && outcome < 400) return;
     const problem = { atMs: this.now(), kind, outcome, detail };
-    if ((outcome === 503 || outcome === "connection") && this.inFault(problem.atMs))
+    if (
+      (outcome === 503 || outcome === "connection") &&
+      this.inFault(startedMs ?? problem.atMs, problem.atMs)
+    )
       this.tolerated.push(problem);
     else this.problems.push(problem);
   }
@@ -58,11 +65,12 @@ export class Ledger {
     fault.recoveryMs = recoveryMs;
   }
 
-  private inFault(atMs: number): boolean {
+  /** Whether [fromMs, toMs] overlaps a fault, from its start to the end of its grace. */
+  private inFault(fromMs: number, toMs: number): boolean {
     return this.faults.some(
       (fault) =>
-        atMs >= fault.atMs &&
-        (fault.recoveryMs === undefined || atMs <= fault.atMs + fault.recoveryMs + GRACE_MS),
+        toMs >= fault.atMs &&
+        (fault.recoveryMs === undefined || fromMs <= fault.atMs + fault.recoveryMs + GRACE_MS),
     );
   }
 

@@ -161,6 +161,7 @@ export class World {
     kind: string,
     webUrl = this.pick(this.options.webUrls),
   ): Promise<{ status: Outcome; body: unknown }> {
+    const startedMs = this.options.ledger.now();
     try {
       const response = await fetch(`${webUrl}/api/agent/v1${path}`, {
         method,
@@ -177,10 +178,16 @@ export class World {
         kind,
         response.status,
         response.ok ? "" : `${method} ${path}: ${text.slice(0, 200)}`,
+        startedMs,
       );
       return { status: response.status, body: parsed };
     } catch (error) {
-      this.options.ledger.record(kind, "connection", `${method} ${path}: ${String(error)}`);
+      this.options.ledger.record(
+        kind,
+        "connection",
+        `${method} ${path}: ${String(error)}`,
+        startedMs,
+      );
       return { status: "connection", body: null };
     }
   }
@@ -236,6 +243,7 @@ export class World {
     let n = 0;
     while (ledger.now() < untilMs) {
       n++;
+      const startedMs = ledger.now();
       try {
         const { message, conversationId } = await sendPersonMessage(deps, person.id, agent.id, {
           type: "text",
@@ -244,20 +252,19 @@ export class World {
         ledger.record("person send (core)", 201);
         this.sent.push({ agentId: agent.id, conversationId, messageId: message.id, via: "person" });
       } catch (error) {
-        this.coreFailure("person send (core)", error);
+        this.coreFailure("person send (core)", error, startedMs);
       }
       await sleep((1000 + random() * 2000) / pace);
     }
   }
 
-  private coreFailure(kind: string, error: unknown): void {
-    if (isConnectionError(error)) this.options.ledger.record(kind, "connection", String(error));
-    else
-      this.options.ledger.record(
-        kind,
-        error instanceof CoreError ? error.code : "exception",
-        String(error),
-      );
+  private coreFailure(kind: string, error: unknown, startedMs: number): void {
+    const outcome = isConnectionError(error)
+      ? "connection"
+      : error instanceof CoreError
+        ? error.code
+        : "exception";
+    this.options.ledger.record(kind, outcome, String(error), startedMs);
   }
 
   /** A create_task proposal; the person decides it a moment later (approve 7 in 10). */
@@ -292,6 +299,7 @@ export class World {
     const { deps, random } = this.options;
     await sleep(300 + random() * 1200);
     for (let attempt = 0; attempt < 120; attempt++) {
+      const startedMs = this.options.ledger.now();
       try {
         await decideAction(deps, {
           userRef: proposal.person.id,
@@ -308,7 +316,7 @@ export class World {
           proposal.decided = approve ? "approved" : "rejected";
           return;
         }
-        this.coreFailure("decide (core)", error);
+        this.coreFailure("decide (core)", error, startedMs);
         if (!isConnectionError(error)) return;
         await sleep(500);
       }

@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { runInProcess } from "../testing";
 
-const main = fileURLToPath(new URL("../main.ts", import.meta.url));
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
   t = await createTestDeps();
@@ -12,12 +9,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 it("lists the triggers, each with its flags, when given no event (exit 0)", async () => {
-  const { stdout, stderr } = await promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", main, "trigger"],
-    { env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL } },
-  );
-  expect(stderr).toBe("");
+  const { code, stdout, stderr } = await runInProcess(t.config.DATABASE_URL as string, ["trigger"]);
+  expect([code, stderr]).toEqual([0, ""]);
   const { triggers } = JSON.parse(stdout) as { triggers: { type: string; usage: string }[] };
   expect(triggers.map((trigger) => trigger.type)).toEqual(
     expect.arrayContaining(["message.received", "action.approved", "task.due"]),

@@ -1,32 +1,18 @@
-import { execFile } from "node:child_process";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { addContact, createAgent, createUser, putWebhook } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { runInProcess } from "../testing";
 
-const main = fileURLToPath(new URL("../main.ts", import.meta.url));
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
   t = await createTestDeps();
 });
 afterAll(() => t.close());
 
-/** The real CLI against the test database; its JSON output, or its error envelope. */
+/** The CLI against the test database; its JSON output, or its error envelope. */
 async function cli(...args: string[]): Promise<{ code: number; out: unknown }> {
-  try {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", main, ...args],
-      {
-        env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL },
-      },
-    );
-    return { code: 0, out: JSON.parse(stdout) };
-  } catch (error) {
-    const e = error as { code: number; stderr: string };
-    return { code: e.code, out: JSON.parse(e.stderr) };
-  }
+  const { code, stdout, stderr } = await runInProcess(t.config.DATABASE_URL as string, args);
+  return { code, out: JSON.parse(code === 0 ? stdout : stderr) };
 }
 
 it("webhook redeliver sends one event again; webhook show filters the log by event and status", async () => {

@@ -38,14 +38,14 @@ export function webBuildIsStale(): boolean {
   return inputs.some((input) => newestMtime(input) > built);
 }
 
-/** Runs `next build` when the build is missing or stale. */
+/** Runs `next build` when the build is missing or stale (types are `npm run typecheck`'s job). */
 export function ensureWebBuild(log: (line: string) => void = console.log): void {
   if (!webBuildIsStale()) return;
   log("Building the web app (first start or sources changed)…");
   const result = spawnSync(process.execPath, [nextBin(), "build"], {
     cwd: webDir,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", SWITCHBOARD_BUILD_FOR_START: "1" },
   });
   if (result.status !== 0) throw new Error("next build failed");
 }
