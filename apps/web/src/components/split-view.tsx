@@ -4,11 +4,15 @@ import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import styles from "./split-view.module.css";
 
-/** Class names for the list side: its box, its heading row, and its line when it is empty. */
+/**
+ * Class names for the list side: its box, its heading row, its line when it is empty, and a row
+ * (a link to what it opens, marked while open).
+ */
 export const splitList = {
   list: styles.list,
   head: styles.listHead,
   empty: styles.listEmpty,
+  row: styles.listRow,
 } as const;
 
 /**

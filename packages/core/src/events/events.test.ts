@@ -214,7 +214,7 @@ describe("long-poll", () => {
     await wakes.next();
   });
 
-  it("skips the start's yield for a view whose data was read after the last notification", async () => {
+  it("skips the start's yield for a view read after the last notification, or names what changed since", async () => {
     const clock = new ManualClock();
     const notifier = new Notifier(t.deps.sql, clock);
     const controller = new AbortController();
@@ -237,14 +237,30 @@ describe("long-poll", () => {
     expect(await first).toEqual({ done: false, value: ["chat:cnv_1"] });
     const heardAt = clock.now().getTime();
 
-    // Read within the clocks' leeway of that notification: it may have missed it.
+    // Read within the clocks' leeway of that notification: it may have missed it, and re-reads
+    // what it named (the chat), not everything.
     clock.advance(5000);
     const close = notifier.watch(topic, controller.signal, heardAt + 500);
-    expect(await start(close)).toEqual({ done: false, value: null });
+    expect(await start(close)).toEqual({ done: false, value: ["chat:cnv_1"] });
     // Read well after it, or after another person's notification: nothing to re-read.
     await notifyTopics(t.deps.db, [userTopic("usr_since_other", "records")]);
     await new Promise((r) => setTimeout(r, 100));
     expect(await start(notifier.watch(topic, controller.signal, heardAt + 2000))).toBe("idle");
+    // Changes named since the read come at the start, as one burst; a notification that named
+    // nothing makes it everything.
+    const named = notifier.watch(topic, controller.signal, clock.now().getTime());
+    await notifyTopics(t.deps.db, [userTopic("usr_since", "read:cnv_1")]);
+    await notifyTopics(t.deps.db, [userTopic("usr_since", "records")]);
+    await new Promise((r) => setTimeout(r, 100));
+    const read = notifier.watch(topic, controller.signal, clock.now().getTime() - 500);
+    const burst = async (wakes: AsyncGenerator<string[] | null>) =>
+      new Set(((await start(wakes)) as IteratorResult<string[] | null>).value);
+    expect(await burst(read)).toEqual(new Set(["read:cnv_1", "records"]));
+    expect(await burst(named)).toEqual(new Set(["read:cnv_1", "records"]));
+    await notifyTopics(t.deps.db, [topic]);
+    await new Promise((r) => setTimeout(r, 100));
+    const unnamed = notifier.watch(topic, controller.signal, clock.now().getTime() - 500);
+    expect(await start(unnamed)).toEqual({ done: false, value: null });
     // Read longer ago than the process remembers: the start re-reads.
     clock.advance(60_000);
     expect(await start(notifier.watch(topic, controller.signal, heardAt + 2000))).toEqual({

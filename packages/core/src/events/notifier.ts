@@ -76,8 +76,11 @@ export class Notifier {
   private attempt = 0;
   /** When the LISTEN last (re)started: this process has heard every notification since. */
   private listeningSince: number | undefined;
-  /** Topic → when this process last heard it, oldest first; forgotten after a while. */
-  private readonly lastHeard = new Map<string, number>();
+  /**
+   * Topic → when this process last heard it, and when it last heard each change named on it
+   * ("" for a notification that named none); oldest topic first, forgotten after a while.
+   */
+  private readonly lastHeard = new Map<string, { at: number; changes: Map<string, number> }>();
 
   constructor(
     private readonly sql: Sql,
@@ -127,8 +130,9 @@ export class Notifier {
    * Ends when `signal` aborts.
    *
    * `since` (ms since the epoch) is when the view's data was read, for a page that read it on
-   * the server before it subscribed: the start's yield is skipped when this process is sure
-   * nothing was notified on `topic` since then.
+   * the server before it subscribed: when this process has heard everything on `topic` since
+   * then, the start yields only what was named since (the page's own read mark, say), and
+   * nothing at all when nothing was notified.
    */
   async *watch(topic: Topic, signal: AbortSignal, since?: number): AsyncGenerator<string[] | null> {
     // What the next yield carries: "all", the changes named so far, or nothing pending.
@@ -142,7 +146,7 @@ export class Notifier {
     };
     const unsubscribe = await this.subscribe(topic, onWake);
     // Subscribed first: a notification from here on wakes the view, one before is in lastHeard.
-    if (since !== undefined && pending === "all" && this.quietSince(topic, since)) pending = null;
+    if (since !== undefined) pending = this.heardSince(topic, since);
     const onAbort = () => wakeConsumer?.();
     signal.addEventListener("abort", onAbort);
     try {
@@ -169,30 +173,39 @@ export class Notifier {
       const slash = entry.indexOf("/");
       const topic = slash < 0 ? entry : entry.slice(0, slash);
       const change = slash < 0 ? undefined : entry.slice(slash + 1);
+      const heard = this.lastHeard.get(topic) ?? { at: now, changes: new Map() };
+      heard.at = now;
+      heard.changes.set(change ?? "", now);
       this.lastHeard.delete(topic);
-      this.lastHeard.set(topic, now);
+      this.lastHeard.set(topic, heard);
       for (const wake of this.subscribers.get(topic) ?? []) wake(change);
     }
-    for (const [topic, at] of this.lastHeard) {
+    for (const [topic, { at }] of this.lastHeard) {
       if (at > now - REMEMBER_HEARD_MS) break;
       this.lastHeard.delete(topic);
     }
   }
 
   /**
-   * Whether this process has heard every notification on `topic` since `since` (listening all
-   * along, and still remembering that far back), and none came. Clocks of the process that read
-   * the data and of this one may disagree a little, so `since` is taken as a little earlier.
+   * What was notified on `topic` since `since`: nothing (null), the changes named, or "all" when
+   * a notification named nothing or this process cannot be sure (it was not listening all along,
+   * or no longer remembers that far back). Clocks of the process that read the data and of this
+   * one may disagree a little, so `since` is taken as a little earlier.
    */
-  private quietSince(topic: Topic, since: number): boolean {
+  private heardSince(topic: Topic, since: number): "all" | Set<string> | null {
     const from = since - CLOCK_SKEW_MS;
     const now = this.clock.now().getTime();
-    return (
-      this.listeningSince !== undefined &&
-      this.listeningSince <= from &&
-      from > now - REMEMBER_HEARD_MS &&
-      (this.lastHeard.get(topic) ?? Number.NEGATIVE_INFINITY) < from
-    );
+    if (this.listeningSince === undefined || this.listeningSince > from) return "all";
+    if (from <= now - REMEMBER_HEARD_MS) return "all";
+    const heard = this.lastHeard.get(topic);
+    if (!heard || heard.at < from) return null;
+    const changes = new Set<string>();
+    for (const [change, at] of heard.changes) {
+      if (at < from) continue;
+      if (change === "") return "all";
+      changes.add(change);
+    }
+    return changes;
   }
 }
 

@@ -68,7 +68,7 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
   return (
     <Link
       href={`/chats/${chat.id}`}
-      className={styles.row}
+      className={splitList.row}
       aria-current={current ? "page" : undefined}
       data-testid="chat-row"
     >

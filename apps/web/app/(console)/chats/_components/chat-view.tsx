@@ -3,7 +3,7 @@
 import type { PersonChatMessage, PersonConversation, PersonOpenReply } from "@switchboard/contract";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { Fragment, type RefObject, useEffect, useRef, useState } from "react";
+import { Fragment, type RefObject, Suspense, useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
@@ -78,17 +78,22 @@ export function ChatView({ conversationId }: { conversationId: string }) {
           settingsToggle={settingsToggle}
           onToggleSettings={() => setShowSettings((shown) => !shown)}
         />
-        <MessageList
-          conversation={conversation}
-          messages={page.data.pages.toReversed().flatMap((p) => p.messages)}
-          openReplies={newest.openReplies}
-          targets={targets}
-          older={
-            page.hasNextPage
-              ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
-              : null
-          }
-        />
+        {/* Its own boundary: hydrating a page of messages waits until the composer takes input
+            (React hydrates a server-rendered boundary after what is around it). Nothing in it
+            suspends the boundary itself: each markdown body has its own. */}
+        <Suspense>
+          <MessageList
+            conversation={conversation}
+            messages={page.data.pages.toReversed().flatMap((p) => p.messages)}
+            openReplies={newest.openReplies}
+            targets={targets}
+            older={
+              page.hasNextPage
+                ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
+                : null
+            }
+          />
+        </Suspense>
         <Composer conversation={conversation} />
       </Card>
       {showSettings && <ChatSettings conversation={conversation} onClose={closeSettings} />}

@@ -1,9 +1,9 @@
 "use client";
 
 import type { PersonChatMessage } from "@switchboard/contract";
+import { lazy, Suspense } from "react";
 import { mapsUrl } from "~/components/link-parts";
 import { LinkifiedText } from "~/components/linkified-text";
-import { Markdown } from "~/components/markdown";
 import bubble from "~/components/ui/bubble.module.css";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
@@ -83,10 +83,19 @@ export function MessageBubble({
   );
 }
 
+/**
+ * The markdown renderer is the largest script a chat needs; loaded on its own, it keeps the
+ * composer from waiting for it. The server renders the markdown either way; in the browser a
+ * bubble whose renderer has not loaded yet shows its text plain.
+ */
+const Markdown = lazy(() => import("~/components/markdown").then((m) => ({ default: m.Markdown })));
+
 function MessageBody({ message, fromAgent }: { message: PersonChatMessage; fromAgent: boolean }) {
   const text = (value: string) =>
     fromAgent ? (
-      <Markdown text={value} />
+      <Suspense fallback={<span className={bubble.text}>{value}</span>}>
+        <Markdown text={value} />
+      </Suspense>
     ) : (
       <span className={bubble.text}>
         <LinkifiedText text={value} />

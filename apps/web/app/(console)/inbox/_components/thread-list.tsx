@@ -35,7 +35,7 @@ export function ThreadList() {
           <li key={thread.id}>
             <Link
               href={`/inbox/${thread.id}`}
-              className={thread.unreadCount > 0 ? `${styles.row} ${styles.unread}` : styles.row}
+              className={`${splitList.row} ${styles.row}${thread.unreadCount > 0 ? ` ${styles.unread}` : ""}`}
               aria-current={thread.id === open ? "page" : undefined}
               data-testid="inbox-thread"
               data-thread-id={thread.id}
