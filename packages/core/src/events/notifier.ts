@@ -175,7 +175,14 @@ export class Notifier {
       const change = slash < 0 ? undefined : entry.slice(slash + 1);
       const heard = this.lastHeard.get(topic) ?? { at: now, changes: new Map() };
       heard.at = now;
+      // Oldest change first, forgotten after a while too: a topic that never goes quiet (a busy
+      // person) would otherwise keep every change it ever named.
+      heard.changes.delete(change ?? "");
       heard.changes.set(change ?? "", now);
+      for (const [named, at] of heard.changes) {
+        if (at > now - REMEMBER_HEARD_MS) break;
+        heard.changes.delete(named);
+      }
       this.lastHeard.delete(topic);
       this.lastHeard.set(topic, heard);
       for (const wake of this.subscribers.get(topic) ?? []) wake(change);
