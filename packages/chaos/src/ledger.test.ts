@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Ledger } from "./ledger";
+import { describeError, Ledger } from "./ledger";
 
 /** A ledger whose clock the test sets. */
 function ledgerAt(): { ledger: Ledger; at: (ms: number) => void } {
@@ -39,5 +39,17 @@ describe("Ledger", () => {
     at(40_000);
     ledger.record("GET /me", 503, "", 39_000);
     expect(ledger.tolerated).toHaveLength(1);
+  });
+});
+
+describe("describeError", () => {
+  it("names a wrapped error's causes and their codes, the first line of each", () => {
+    const cause = Object.assign(new Error("the database system is shutting down"), {
+      code: "57P03",
+    });
+    const wrapped = new Error("Failed query: select 1\nparams: ", { cause });
+    expect(describeError(wrapped)).toBe(
+      "Failed query: select 1 <- the database system is shutting down [57P03]",
+    );
   });
 });

@@ -82,6 +82,22 @@ export class Ledger {
   }
 }
 
+/**
+ * An error and its causes on one line, each with its code: a driver's error is wrapped (drizzle's
+ * "Failed query: …", fetch's "fetch failed"), and the cause is what tells a fault from a bug.
+ */
+export function describeError(error: unknown): string {
+  const parts: string[] = [];
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    const line = typeof message === "string" ? message.split("\n")[0] : String(current);
+    const text = (line ?? "").slice(0, 120);
+    parts.push(code === undefined ? text : `${text} [${String(code)}]`);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(" <- ");
+}
+
 /** A failure that means "the database or the process went away", as opposed to a wrong answer. */
 export function isConnectionError(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {

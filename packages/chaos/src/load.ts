@@ -10,7 +10,7 @@ import {
   sendPersonMessage,
 } from "@switchboard/core";
 import { WebSocket } from "ws";
-import { isConnectionError, type Ledger, type Outcome } from "./ledger";
+import { describeError, isConnectionError, type Ledger, type Outcome } from "./ledger";
 import { type Receiver, type ReceiverKind, startReceiver } from "./receivers";
 
 /**
@@ -185,7 +185,7 @@ export class World {
       this.options.ledger.record(
         kind,
         "connection",
-        `${method} ${path}: ${String(error)}`,
+        `${method} ${path}: ${describeError(error)}`,
         startedMs,
       );
       return { status: "connection", body: null };
@@ -264,7 +264,7 @@ export class World {
       : error instanceof CoreError
         ? error.code
         : "exception";
-    this.options.ledger.record(kind, outcome, String(error), startedMs);
+    this.options.ledger.record(kind, outcome, describeError(error), startedMs);
   }
 
   /** A create_task proposal; the person decides it a moment later (approve 7 in 10). */
@@ -370,7 +370,7 @@ export class World {
         via: "stream",
       });
     } catch (error) {
-      this.options.ledger.record(kind, "connection", String(error));
+      this.options.ledger.record(kind, "connection", describeError(error));
     } finally {
       agent.stream.replies.delete(streamId);
     }
@@ -405,7 +405,7 @@ export class World {
       }
     });
     socket.on("error", (error) => {
-      if (!opened) ledger.record("stream connect", "connection", String(error));
+      if (!opened) ledger.record("stream connect", "connection", describeError(error));
     });
     socket.on("close", (code, reason) => {
       if (this.stopping) return;

@@ -59,6 +59,56 @@ it("a pooled connection that closed with a write pending works again", async () 
   }
 });
 
+// stale-query.patch: a connection whose socket closed mid-query kept that query as its own. The
+// next socket's startup error (Postgres refusing connections, as while it restarts) then waited
+// for a ReadyForQuery that never came: the waiting query hung through reconnects, and the first
+// connect that succeeded later handed it the stale error. The chaos run saw a person's message
+// fail with "the database system is shutting down" 15 s after Postgres was back.
+it("a query refused at connect fails then, not later with a stale error", async () => {
+  const adminUrl = inject("testDatabase").adminUrl;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  // Postgres refuses a second connection of a role limited to one: a real startup error.
+  const role = `sb_one_${Math.random().toString(36).slice(2, 10)}`;
+  const url = new URL(adminUrl);
+  url.username = role;
+  url.password = "one-connection";
+  await admin.unsafe(`create role ${role} login password 'one-connection' connection limit 1`);
+  const sql = postgres(url.href, { max: 1, onnotice: () => {}, backoff: () => 0.02 });
+  const holder = postgres(url.href, { max: 1, onnotice: () => {} });
+  const backendGone = async (pid: number) => {
+    while ((await admin`select 1 from pg_stat_activity where pid = ${pid}`).length > 0)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+  };
+  try {
+    const [first] = await sql`select pg_backend_pid() as pid`;
+    const sleeping = sql`select pg_sleep(30)`.catch((error: { code?: string }) => error.code);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await admin`select pg_terminate_backend(${first?.pid as number})`;
+    expect(await sleeping).toMatch(/^(57P01|CONNECTION_CLOSED)$/);
+    await backendGone(first?.pid as number);
+
+    const [held] = await holder`select pg_backend_pid() as pid`;
+    const refused = await Promise.race([
+      sql`select 1`.then(
+        () => "answered",
+        (error: { code?: string }) => error.code,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve("still waiting"), 3000)),
+    ]);
+    expect(refused).toBe("53300"); // too many connections for the role
+
+    await holder.end({ timeout: 0 });
+    await backendGone(held?.pid as number);
+    const [row] = await sql`select 2 as n`;
+    expect(row?.n).toBe(2);
+  } finally {
+    await sql.end({ timeout: 0 });
+    await holder.end({ timeout: 0 });
+    await admin.unsafe(`drop role if exists ${role}`);
+    await admin.end({ timeout: 5 });
+  }
+});
+
 /** A pool of `max` connections whose socket writes are counted. */
 function countingPool(max: number) {
   const { hostname, port } = new URL(inject("testDatabase").adminUrl);
