@@ -3,6 +3,7 @@ import type { AgentEvent } from "@switchboard/contract";
 import { createDeps, loadConfig } from "@switchboard/core";
 import { type Check, committedEvents, runChecks } from "./checks";
 import { type Cluster, residentBytes, sleep, startCluster } from "./cluster";
+import { guardHarnessSockets } from "./harness-sockets";
 import { Ledger } from "./ledger";
 import { World } from "./load";
 import { connectionCeiling, type Sample, soakChecks } from "./soak";
@@ -70,6 +71,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
   const config = loadConfig({ DATABASE_URL: cluster.databaseUrl, ...CHAOS_ENV });
   const { deps, close } = createDeps(config, { poolSize: HARNESS_POOL });
   const ledger = new Ledger();
+  const unguardSockets = guardHarnessSockets(ledger);
   const world = new World({
     deps,
     ledger,
@@ -127,6 +129,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     await world.stop();
     await close();
     await cluster.stop();
+    unguardSockets();
   }
 }
 

@@ -233,6 +233,21 @@ export async function notifyTopics(db: Executor, topics: Iterable<Topic>): Promi
  * a hot path's statement to hold as a CTE so its wake-ups cost no round trip of their own.
  */
 export function notifySelect(topics: Iterable<Topic>): SQL | null {
+  const payloads = notifyPayloads(topics);
+  if (payloads.length === 0) return null;
+  const list = sql.join(
+    payloads.map((payload) => sql`${payload}`),
+    sql`, `,
+  );
+  return sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(array[${list}]::text[]) as p`;
+}
+
+/**
+ * `topics` packed into as few NOTIFY payloads as fit (comma-joined, each under Postgres's
+ * limit): for `notifySelect`, and for a postgres.js statement written out by hand, which passes
+ * them as one `text[]` to `select pg_notify(NOTIFY_CHANNEL, p) from unnest(…) p`.
+ */
+export function notifyPayloads(topics: Iterable<Topic>): string[] {
   const payloads: string[] = [];
   let current = "";
   for (const topic of new Set(topics)) {
@@ -243,10 +258,5 @@ export function notifySelect(topics: Iterable<Topic>): SQL | null {
     current = current ? `${current},${topic}` : topic;
   }
   if (current) payloads.push(current);
-  if (payloads.length === 0) return null;
-  const list = sql.join(
-    payloads.map((payload) => sql`${payload}`),
-    sql`, `,
-  );
-  return sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(array[${list}]::text[]) as p`;
+  return payloads;
 }

@@ -4,7 +4,13 @@ import { type Db, schema } from "@switchboard/db";
 import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
-import { NOTIFY_CHANNEL, notifyTopics, type Topic, userTopic } from "../events/notifier";
+import {
+  NOTIFY_CHANNEL,
+  notifyPayloads,
+  notifyTopics,
+  type Topic,
+  userTopic,
+} from "../events/notifier";
 import { enqueueRetryDrain, enqueueWebhookDrains } from "../jobs/drain-jobs";
 import { log } from "../log";
 import { metrics } from "../metrics";
@@ -262,7 +268,8 @@ async function recordAttempt(
     await deps.sql`
       with async_commit as (select set_config('synchronous_commit', 'off', true)),
       wake as (
-        select pg_notify(${NOTIFY_CHANNEL}, topic) from unnest(${ownerWake(found)}::text[]) topic
+        select pg_notify(${NOTIFY_CHANNEL}, p)
+        from unnest(${notifyPayloads(ownerWake(found))}::text[]) p
       ),
       hook as (
         update webhooks
