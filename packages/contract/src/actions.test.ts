@@ -1,12 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  type AgentPlatformSkill,
-  AgentProposeActionRequest,
-  platformSkills,
-  skillPayloads,
-  skillRecordType,
-  skillScope,
-} from "./actions";
+import { type AgentPlatformSkill, AgentProposeActionRequest, skillPayloads } from "./actions";
+import { platformSkills, skillFields, skillRecordType, skillScope } from "./vocabulary";
 
 const at = "2026-05-01T09:00:00+02:00";
 const valid: Record<AgentPlatformSkill, Record<string, unknown>[]> = {
@@ -73,6 +67,11 @@ describe("skill payload contracts", () => {
         );
     });
   }
+
+  it("names each skill's payload fields as its schema has them (for forms that load no zod)", () => {
+    for (const skill of platformSkills)
+      expect(skillFields[skill], skill).toEqual(Object.keys(skillPayloads[skill].shape));
+  });
 
   it("maps skills to their write scope and record type", () => {
     expect(skillScope("create_task")).toBe("tasks:write");

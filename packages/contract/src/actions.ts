@@ -1,36 +1,12 @@
 import { z } from "zod";
 import { DateTime, Num, oneLine } from "./common";
-import type { AgentScope } from "./scopes";
+import { MAX_PAYLOAD_BYTES, platformSkills } from "./vocabulary";
 
 export const AgentActionState = z.enum(["pending", "approved", "rejected", "expired"]);
 export type AgentActionState = z.infer<typeof AgentActionState>;
 
-export const platformSkills = [
-  "create_task",
-  "create_reminder",
-  "create_event",
-  "create_note",
-  "update_task",
-  "complete_task",
-  "delete_task",
-  "update_reminder",
-  "complete_reminder",
-  "delete_reminder",
-  "update_event",
-  "delete_event",
-  "update_note",
-  "delete_note",
-] as const;
 export const AgentPlatformSkill = z.enum(platformSkills);
 export type AgentPlatformSkill = z.infer<typeof AgentPlatformSkill>;
-
-/** Only these may run without a card when the approver enabled auto-execute. */
-export const createSkills = [
-  "create_task",
-  "create_reminder",
-  "create_event",
-  "create_note",
-] as const;
 
 const Title = z
   .string()
@@ -103,17 +79,6 @@ export const skillPayloads = {
 } satisfies Record<AgentPlatformSkill, z.ZodType>;
 export type SkillPayload<S extends AgentPlatformSkill> = z.infer<(typeof skillPayloads)[S]>;
 
-/** The write scope a skill needs, besides `messages:write`. */
-export function skillScope(skill: AgentPlatformSkill): AgentScope {
-  const surface = skill.split("_")[1] as "task" | "reminder" | "event" | "note";
-  return `${surface}s:write` as AgentScope;
-}
-
-/** The record type a skill works on (`execution.recordType`). */
-export function skillRecordType(skill: AgentPlatformSkill): "task" | "reminder" | "event" | "note" {
-  return skill.split("_")[1] as "task" | "reminder" | "event" | "note";
-}
-
 export const AgentActionExecution = z.object({
   status: z.enum(["succeeded", "failed"]),
   recordType: z.string().optional(),
@@ -141,8 +106,6 @@ export const AgentAction = z.object({
   execution: AgentActionExecution.nullable(),
 });
 export type AgentAction = z.infer<typeof AgentAction>;
-
-export const MAX_PAYLOAD_BYTES = 16 * 1024;
 
 export const AgentProposeActionRequest = z
   .strictObject({

@@ -2,23 +2,18 @@ import { z } from "zod";
 import { DateTime } from "./common";
 import { AgentHistoryQuery } from "./conversations";
 import { AgentUser } from "./users";
+import {
+  charCount,
+  MAX_POST_CAPTION_CHARS,
+  MAX_POST_COMMENT_CHARS,
+  MAX_POST_TEXT_CHARS,
+  MAX_POST_TEXTS,
+} from "./vocabulary";
 
 /**
  * The agent's feed: text posts of 1-5 cards that reach exactly the people who added the agent.
  * Lengths count characters as people see them (Unicode code points), so an emoji is one.
  */
-
-/** Cards per post. */
-export const MAX_POST_TEXTS = 5;
-/** Characters per card (the spec's Post limit). */
-export const MAX_POST_TEXT_CHARS = 280;
-/** Characters of a post's optional caption (the spec leaves it open; ours). */
-export const MAX_POST_CAPTION_CHARS = 1000;
-/** Characters of a person's comment on a post. */
-export const MAX_POST_COMMENT_CHARS = 1000;
-
-/** Length in code points: what a person counts, and what the limits above are in. */
-export const charCount = (value: string) => [...value].length;
 
 /** Text of 1-`max` characters that is not only spaces. */
 export const visibleText = (max: number) =>

@@ -22,4 +22,5 @@ export * from "./scopes";
 export * from "./stream";
 export * from "./unstorable-text";
 export * from "./users";
+export * from "./vocabulary";
 export * from "./webhooks";

@@ -22,9 +22,10 @@ import { AgentMessage, AgentMessageType, Reaction } from "./messages";
 import { type Operation, type OperationDef, operationErrors, operations } from "./operations";
 import { EventRecord, NoteRecord, ReminderRecord, TaskRecord } from "./records";
 import { scopeSentence } from "./scope-words";
-import { AgentScope, agentScopes } from "./scopes";
+import { AgentScope } from "./scopes";
 import { ClientFrame, ServerFrame } from "./stream";
 import { AgentMe, AgentUser } from "./users";
+import { agentScopes } from "./vocabulary";
 import { AgentWebhook, AgentWebhookWithSecret } from "./webhooks";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
-import { type AgentPlatformSkill, skillPayloads } from "@switchboard/contract";
-import { type ReactNode, useState } from "react";
+import { type AgentPlatformSkill, skillFields } from "@switchboard/contract";
+import { type ReactNode, useEffect, useState } from "react";
 import { FieldError, invalidProps } from "./field-error";
 import { onFormSubmit } from "./form";
 import { Button } from "./ui/button";
@@ -24,8 +24,17 @@ const kinds: Record<string, { label: string; kind: Kind }> = {
 
 /** The fields of a skill's payload a person can edit, in the contract's order. */
 export function editableFields(skill: AgentPlatformSkill): string[] {
-  return Object.keys(skillPayloads[skill].shape).filter((name) => name in kinds);
+  return skillFields[skill].filter((name) => name in kinds);
 }
+
+/**
+ * The skills' payload schemas, loaded when a form first opens rather than with the page: they
+ * bring zod, which a page that only shows cards never needs. A form starts the load as it
+ * mounts, so by the time the person submits it has long arrived.
+ */
+let schemas: Promise<typeof import("@switchboard/contract").skillPayloads> | undefined;
+const payloadSchemas = () =>
+  (schemas ??= import("@switchboard/contract").then((contract) => contract.skillPayloads));
 
 /** An ISO date-time as a `datetime-local` value in the reader's time zone. */
 function toLocalInput(value: unknown): string {
@@ -61,11 +70,11 @@ export function SkillForm({
 }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const schema = skillPayloads[skill];
   const fields = editableFields(skill);
+  useEffect(() => void payloadSchemas(), []);
   const clears = skill === "update_task";
 
-  const submit = onFormSubmit((form) => {
+  const submit = onFormSubmit(async (form) => {
     const payload: Record<string, unknown> = "id" in initial ? { id: initial.id } : {};
     for (const name of fields) {
       const raw = String(form.get(name) ?? "").trim();
@@ -76,7 +85,7 @@ export function SkillForm({
       }
       payload[name] = kind === "when" ? new Date(raw).toISOString() : raw;
     }
-    const checked = schema.safeParse(payload);
+    const checked = (await payloadSchemas())[skill].safeParse(payload);
     if (!checked.success) {
       const byField: Record<string, string> = {};
       const other: string[] = [];

@@ -5,7 +5,7 @@ import {
   type AgentAction,
   MAX_PAYLOAD_BYTES,
   type PersonChatMessage,
-  skillPayloads,
+  skillFields,
   skillRecordType,
 } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
@@ -256,7 +256,7 @@ function useCardFocus(card: RefObject<HTMLLIElement | null>, action: AgentAction
 function editInitial(action: AgentAction): Record<string, unknown> {
   const skill = action.skill;
   const takesDescription =
-    skill !== null && "description" in skillPayloads[skill].shape && skill.startsWith("create_");
+    skill !== null && skillFields[skill].includes("description") && skill.startsWith("create_");
   return takesDescription && action.payload.description === undefined && action.description
     ? { ...action.payload, description: action.description }
     : action.payload;
