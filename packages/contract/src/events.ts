@@ -6,6 +6,7 @@ import { AgentMessage } from "./messages";
 import { ReminderRecord, TaskRecord } from "./records";
 import { AgentScope } from "./scopes";
 import { AgentUser } from "./users";
+import { agentEventTypes } from "./vocabulary";
 
 /**
  * The event registry: every event type of the spec with its payload. Each type has its full
@@ -213,11 +214,10 @@ export const eventRegistry = {
     withheld: null,
     ...unmasked(WebhookTestPayload),
   }),
-} as const;
+} as const satisfies Record<(typeof agentEventTypes)[number], EventEntry>;
 
 export type AgentEventType = keyof typeof eventRegistry;
-export const agentEventTypes = Object.keys(eventRegistry) as AgentEventType[];
-export const AgentEventType = z.enum(agentEventTypes as [AgentEventType, ...AgentEventType[]]);
+export const AgentEventType = z.enum(agentEventTypes);
 
 /** A type's payload as it travels (full, or masked where the spec masks it). */
 export type EventPayload<T extends AgentEventType> = z.infer<(typeof eventRegistry)[T]["payload"]>;

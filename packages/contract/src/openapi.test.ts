@@ -7,10 +7,10 @@ import { compileErrors, validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { errorStatus } from "./errors";
-import { agentEventTypes } from "./events";
 import { eventExamples, maskedEventExamples } from "./examples";
 import { buildOpenApi } from "./openapi";
 import { operationErrors, operations } from "./operations";
+import { agentEventTypes } from "./vocabulary";
 
 // biome-ignore lint/suspicious/noExplicitAny: the test walks an untyped JSON document
 type Json = Record<string, any>;

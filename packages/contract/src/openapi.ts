@@ -8,7 +8,6 @@ import {
   ActionEventPayload,
   AgentEvent,
   type AgentEventType,
-  agentEventTypes,
   eventRegistry,
 } from "./events";
 import {
@@ -25,7 +24,7 @@ import { scopeSentence } from "./scope-words";
 import { AgentScope } from "./scopes";
 import { ClientFrame, ServerFrame } from "./stream";
 import { AgentMe, AgentUser } from "./users";
-import { agentScopes } from "./vocabulary";
+import { agentEventTypes, agentScopes } from "./vocabulary";
 import { AgentWebhook, AgentWebhookWithSecret } from "./webhooks";
 
 /**

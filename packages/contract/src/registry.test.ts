@@ -1,14 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  AgentEvent,
-  type AgentEventType,
-  agentEventTypes,
-  eventIssues,
-  eventRegistry,
-} from "./events";
+import { AgentEvent, type AgentEventType, eventIssues, eventRegistry } from "./events";
 import { eventExamples, maskedEventExamples } from "./examples";
 import { type OperationDef, operationErrors, operations, ops } from "./operations";
+import { agentEventTypes } from "./vocabulary";
 
 describe("event registry", () => {
   it("has one envelope in the AgentEvent union per registered type, and every spec type", () => {

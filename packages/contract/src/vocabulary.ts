@@ -86,6 +86,21 @@ export function skillRecordType(skill: AgentPlatformSkill): "task" | "reminder" 
   return skill.split("_")[1] as "task" | "reminder" | "event" | "note";
 }
 
+/** The event types, in the order the reference lists them (`eventRegistry` holds their schemas). */
+export const agentEventTypes = [
+  "message.received",
+  "message.transcript",
+  "contact.added",
+  "action.approved",
+  "action.rejected",
+  "action.expired",
+  "email.received",
+  "task.due",
+  "reminder.due",
+  "call.ended",
+  "webhook.test",
+] as const;
+
 /** A proposal's payload, serialized. */
 export const MAX_PAYLOAD_BYTES = 16 * 1024;
 
