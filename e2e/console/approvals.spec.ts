@@ -21,6 +21,40 @@ async function chatWithAgent(page: Page, name: string) {
   return { ...setup, conversationId: page.url().split("/").at(-1) as string };
 }
 
+test("an edit form whose checks cannot load says so, and works once they can", async ({
+  page,
+  request,
+}) => {
+  const { auth, conversationId } = await chatWithAgent(page, "Olive Offline");
+  const proposed = await request.post("/api/agent/v1/actions", {
+    headers: auth,
+    data: {
+      conversationId,
+      skill: "create_task",
+      title: "Add a task",
+      payload: { title: "Buy milk" },
+    },
+  });
+  expect(proposed.status()).toBe(201);
+  const card = page.getByTestId("approval-card");
+  await expect(card.getByTestId("card-state")).toHaveText("pending");
+
+  // The page is up; the form's checks load when it opens, and now no script can.
+  const blocked = "**/_next/static/chunks/**";
+  await page.route(blocked, (route) => route.abort());
+  await card.getByTestId("card-edit").click();
+  const form = card.getByTestId("card-edit-form");
+  await form.getByTestId("field-title").fill("Buy oat milk");
+  await form.getByTestId("card-edit-form-submit").click();
+  await expect(form.getByRole("alert")).toContainText("could not load its checks");
+  await expect(card.getByTestId("card-state")).toHaveText("pending");
+
+  await page.unroute(blocked);
+  await form.getByTestId("card-edit-form-submit").click();
+  await expect(card.getByTestId("card-state")).toHaveText("approved");
+  await expect(card.getByTestId("card-payload")).toContainText("Buy oat milk");
+});
+
 test("approving an edited create_task card creates the task; the agent sees the execution", async ({
   page,
   request,

@@ -30,11 +30,18 @@ export function editableFields(skill: AgentPlatformSkill): string[] {
 /**
  * The skills' payload schemas, loaded when a form first opens rather than with the page: they
  * bring zod, which a page that only shows cards never needs. A form starts the load as it
- * mounts, so by the time the person submits it has long arrived.
+ * mounts, so by the time the person submits it has long arrived. A load that failed (the
+ * connection dropped) is tried again at the next submit.
  */
 let schemas: Promise<typeof import("@switchboard/contract").skillPayloads> | undefined;
 const payloadSchemas = () =>
-  (schemas ??= import("@switchboard/contract").then((contract) => contract.skillPayloads));
+  (schemas ??= import("@switchboard/contract").then(
+    (contract) => contract.skillPayloads,
+    (error: unknown) => {
+      schemas = undefined;
+      throw error;
+    },
+  ));
 
 /** An ISO date-time as a `datetime-local` value in the reader's time zone. */
 function toLocalInput(value: unknown): string {
@@ -71,7 +78,7 @@ export function SkillForm({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const fields = editableFields(skill);
-  useEffect(() => void payloadSchemas(), []);
+  useEffect(() => void payloadSchemas().catch(() => {}), []);
   const clears = skill === "update_task";
 
   const submit = onFormSubmit(async (form) => {
@@ -85,7 +92,15 @@ export function SkillForm({
       }
       payload[name] = kind === "when" ? new Date(raw).toISOString() : raw;
     }
-    const checked = (await payloadSchemas())[skill].safeParse(payload);
+    const schema = await payloadSchemas().then(
+      (loaded) => loaded[skill],
+      () => null,
+    );
+    if (!schema) {
+      setFormError("The form could not load its checks. Check your connection and try again.");
+      return;
+    }
+    const checked = schema.safeParse(payload);
     if (!checked.success) {
       const byField: Record<string, string> = {};
       const other: string[] = [];
