@@ -12,7 +12,7 @@ test("/docs renders the API reference without signing in, and try-it calls this 
   page,
 }) => {
   // The renderer is a 1.5 MB bundle that lays out ~40 operations; a loaded CI machine is slow.
-  test.setTimeout(60_000);
+  test.setTimeout(120_000);
   const violations: string[] = [];
   page.on("console", (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
@@ -29,7 +29,7 @@ test("/docs renders the API reference without signing in, and try-it calls this 
   await expect(page).toHaveURL(/\/docs$/);
   const reference = page.getByTestId("api-reference");
   await expect(reference.getByText("Switchboard Agent API")).toBeVisible({
-    timeout: 15_000,
+    timeout: 30_000,
   });
   // Every section the reference promises: operations, event types, stream frames, signature
   // scheme with its snippet, limits, and the webhooks of each event type.
@@ -72,7 +72,7 @@ test("/docs renders the API reference without signing in, and try-it calls this 
   // The Developer API is its own document, one link away.
   await page.getByTestId("docs-other-api").click();
   await expect(page).toHaveURL(/\/docs\?api=dev$/);
-  await expect(reference.getByText("Switchboard Developer API")).toBeVisible({ timeout: 15_000 });
+  await expect(reference.getByText("Switchboard Developer API")).toBeVisible({ timeout: 30_000 });
   await expect(reference.getByText("/v1/me/messages").first()).toBeVisible();
   await expect(reference.getByText("/agent/v1/messages")).toHaveCount(0);
 });
