@@ -83,3 +83,31 @@ test("the console nav links to the reference", async ({ page }) => {
   await page.getByRole("link", { name: "API reference" }).click();
   await expect(page).toHaveURL(/\/docs$/);
 });
+
+test("the reference draws even when its start script runs before the page body is parsed", async ({
+  page,
+}) => {
+  // React places the async start script in <head>; from the cache it can run before the body
+  // exists. Made certain here: a script at the top of the body holds the parser for a moment.
+  test.setTimeout(120_000);
+  await page.route("**/docs", async (route) => {
+    const response = await route.fetch();
+    const html = await response.text();
+    const nonce = html.match(/nonce="([^"]+)"/)?.[1] ?? "";
+    await route.fulfill({
+      response,
+      body: html.replace(
+        /<body([^>]*)>/,
+        `<body$1><script src="/docs/hold-parser.js" nonce="${nonce}"></script>`,
+      ),
+    });
+  });
+  await page.route("**/docs/hold-parser.js", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.fulfill({ contentType: "text/javascript", body: "" });
+  });
+  await page.goto("/docs");
+  await expect(page.getByTestId("api-reference").getByText("Switchboard Agent API")).toBeVisible({
+    timeout: 30_000,
+  });
+});
