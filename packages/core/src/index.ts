@@ -228,3 +228,4 @@ export {
   rotateWebhookSecret,
   sealStoredWebhookSecrets,
 } from "./webhooks/webhook-config";
+export { WebhookDrains, type WebhookDrainsOptions } from "./webhooks/webhook-drains";

@@ -70,6 +70,15 @@ export const metrics = {
         help: "Webhook attempts made but not recorded as they were (the drain moved on)",
       }),
   ),
+  drainTakes: once(
+    "switchboard_webhook_drain_takes_total",
+    () =>
+      new Counter({
+        name: "switchboard_webhook_drain_takes_total",
+        help: "Tries to take an agent's webhook drain lease: taken, or held by another worker",
+        labelNames: ["outcome"],
+      }),
+  ),
   deliveryLag: once(
     "switchboard_webhook_delivery_lag_seconds",
     () =>

@@ -4,7 +4,6 @@ import {
   cleanupExpired,
   type DeliveryOutcome,
   deliverWebhook,
-  drainWebhook,
   expireAction,
   fireRecordDue,
   forgetWorkers,
@@ -18,6 +17,7 @@ import {
   sealStoredWebhookSecrets,
   transcribeVoiceNote,
   unlockStaleJobs,
+  WebhookDrains,
   withLogContext,
 } from "@switchboard/core";
 import { describeError, safeError } from "@switchboard/db";
@@ -31,8 +31,13 @@ interface Attempt {
   maxAttempts: number;
 }
 
+/** What a task may use besides core's deps: this process's webhook drains. */
+interface TaskContext extends Attempt {
+  drains: WebhookDrains;
+}
+
 type Tasks = {
-  [N in JobName]: (deps: CoreDeps, payload: JobPayload<N>, attempt: Attempt) => Promise<void>;
+  [N in JobName]: (deps: CoreDeps, payload: JobPayload<N>, context: TaskContext) => Promise<void>;
 };
 
 /** One entry per job of core's job registry; each task is a thin adapter over core. */
@@ -46,8 +51,10 @@ const tasks: Tasks = {
   record_due: async (deps, job) => {
     await fireRecordDue(deps, job);
   },
-  webhook_drain: async (deps, { agentId }) => {
-    await drainWebhook(deps, agentId, DRAIN_SLICE_MS, recordDelivery);
+  // A delivery's retry time: its agent's drain runs in this process's drains (if it can take
+  // the agent's lease), not in the job's slot.
+  webhook_drain: async (_deps, { agentId }, { drains }) => {
+    drains.wake(agentId);
   },
   webhook_deliver: async (deps, { deliveryId }) => {
     recordDelivery(await deliverWebhook(deps, deliveryId), deliveryId);
@@ -57,8 +64,10 @@ const tasks: Tasks = {
   },
 };
 
-/** How long one drain job delivers before it hands over to a fresh job behind other agents'. */
+/** How long one agent's drain delivers before it yields to agents waiting behind it. */
 const DRAIN_SLICE_MS = 1000;
+/** How often the drains look for deliveries no wake-up reached (decision 0055). */
+const DRAIN_SWEEP_MS = 5000;
 
 /**
  * Counts an attempt. Its line is at debug when it delivered (a steady load makes hundreds a
@@ -75,7 +84,7 @@ function recordDelivery(outcome: DeliveryOutcome, deliveryId: number): void {
 const schemas: { [N in JobName]: ZodType<JobPayload<N>> } = jobPayloads;
 
 /** Jobs run about once per delivery: their line is at debug when they succeed. */
-const perDeliveryJobs: ReadonlySet<JobName> = new Set(["webhook_drain", "webhook_deliver"]);
+const perDeliveryJobs: ReadonlySet<JobName> = new Set(["webhook_deliver"]);
 
 /**
  * Runs a job with its payload parsed by the registry (a malformed job fails, and is retried),
@@ -86,7 +95,7 @@ function runTask<N extends JobName>(
   name: N,
   payload: unknown,
   jobId: string,
-  attempt: Attempt,
+  context: TaskContext,
 ): Promise<void> {
   return withLogContext({ job: name, jobId }, async () => {
     const started = performance.now();
@@ -100,7 +109,7 @@ function runTask<N extends JobName>(
             .map((issue) => `${issue.path.join(".") || "(payload)"}: ${issue.message}`)
             .join("; ")}`,
         );
-      await tasks[name](deps, parsed.data, attempt);
+      await tasks[name](deps, parsed.data, context);
       outcome = "done";
     } finally {
       const ms = Math.round((performance.now() - started) * 10) / 10;
@@ -129,6 +138,14 @@ export async function startJobRunner(
   pgPool.on("error", (error) =>
     log.warn({ component: "jobs", err: describeError(error) }, "job queue connection lost"),
   );
+  // Webhook deliveries run in this process's drains, which hold agents' leases under an id of
+  // their own, stamped alive with the job runner's before any lease is taken.
+  const drains = new WebhookDrains(deps, {
+    concurrency,
+    sliceMs: DRAIN_SLICE_MS,
+    sweepMs: DRAIN_SWEEP_MS,
+    onOutcome: recordDelivery,
+  });
   // A failed job's error is logged and kept (`last_error`) by the queue: described without the
   // bound parameters a failed query's error carries.
   const taskList: Record<string, Task> = Object.fromEntries(
@@ -138,6 +155,7 @@ export async function startJobRunner(
         runTask(deps, name, payload, helpers.job.id, {
           attempts: helpers.job.attempts,
           maxAttempts: helpers.job.max_attempts,
+          drains,
         }).catch((error: unknown) => {
           throw safeError(error);
         }),
@@ -145,7 +163,7 @@ export async function startJobRunner(
   );
   // Our worker ids, stamped as alive while this process runs (known before any takes a job).
   const events: WorkerEvents = new EventEmitter();
-  const workerIds = new Set<string>();
+  const workerIds = new Set<string>([drains.holder]);
   events.on("worker:create", ({ worker }) => workerIds.add(worker.workerId));
   events.on("worker:stop", ({ worker }) => workerIds.delete(worker.workerId));
   const runner: Runner = await run({
@@ -171,6 +189,7 @@ export async function startJobRunner(
     );
   await heartbeat();
   await sweep();
+  await drains.start();
   // Webhook secrets kept in clear by an older version (or under an earlier key) are sealed now.
   await sealStoredWebhookSecrets(deps).catch((error) =>
     log.warn({ component: "jobs", err: describeError(error) }, "sealing webhook secrets failed"),
@@ -182,6 +201,14 @@ export async function startJobRunner(
       clearInterval(sweeper);
       clearInterval(beater);
       const ids = [...workerIds];
+      await drains
+        .stop()
+        .catch((error) =>
+          log.warn(
+            { component: "jobs", err: describeError(error) },
+            "stopping webhook drains failed",
+          ),
+        );
       await runner.stop();
       await forgetWorkers(deps.db, ids).catch(() => {});
       await pgPool.end();

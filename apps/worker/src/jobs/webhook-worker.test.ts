@@ -82,6 +82,9 @@ it("a worker killed (kill -9) mid-load loses no delivery: the next worker delive
     expect(committed.filter((id) => !received.has(id))).toEqual([]);
   } finally {
     for (const worker of workers) worker.kill("SIGKILL");
+    // Killed workers leave their heartbeats: gone with them, so the next test's drains do not
+    // send a share of their wake-ups to processes that no longer run.
+    await t.deps.sql`delete from job_worker_heartbeats`;
     await new Promise((resolve) => receiver.close(resolve));
   }
 }, 120_000);

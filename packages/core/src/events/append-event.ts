@@ -2,10 +2,9 @@ import { eventIssues, type NewAgentEvent } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import { newId } from "../ids";
-import { enqueueWebhookDrains } from "../jobs/drain-jobs";
 import { metrics } from "../metrics";
 import { agentOwnerTopics } from "./agent-control";
-import { notifyTopics } from "./notifier";
+import { drainTopics, notifyTopics, type Topic } from "./notifier";
 
 const { events, webhookDeliveries, webhooks } = schema;
 
@@ -62,11 +61,11 @@ export async function appendEvents(
       })),
     )
     .returning();
-  await notifyTopics(
-    tx,
-    newEvents.map((event) => `agent:${event.agentId}` as const),
-  );
-  await enqueueWebhookDeliveries(tx, now, rows);
+  const drains = await enqueueWebhookDeliveries(tx, now, rows);
+  await notifyTopics(tx, [
+    ...newEvents.map((event): Topic => `agent:${event.agentId}`),
+    ...drainTopics(drains),
+  ]);
   for (const row of rows) metrics.eventsAppended.inc({ type: row.type });
   return rows
     .sort((a, b) => a.seq - b.seq)
@@ -81,9 +80,10 @@ export async function appendEvents(
 
 /**
  * For agents with a webhook: a delivery row per event, committed with the events themselves, so
- * a crash anywhere loses no delivery, and a job waking each active webhook's drain. One
- * statement for the rows (it finds nothing when no agent has a webhook); drains run in a queue
- * per agent, so its deliveries keep their order and a slow receiver holds up only its own agent.
+ * a crash anywhere loses no delivery; answers the agents whose drains to wake (their webhook is
+ * active). One statement for the rows (it finds nothing when no agent has a webhook); one worker
+ * at a time drains an agent (decision 0055), so its deliveries keep their order and a slow
+ * receiver holds up only its own agent.
  * A webhook that is turned off gets its rows too, held (`dead`, not attempted): "Resume and
  * retry" sends them in seq order, so no event of the disabled period is lost (within the event
  * log's retention, which removes the deliveries of the events it removes). The rows are found
@@ -93,7 +93,7 @@ async function enqueueWebhookDeliveries(
   tx: Tx,
   now: Date,
   rows: (typeof events.$inferSelect)[],
-): Promise<void> {
+): Promise<string[]> {
   const at = now.toISOString();
   const deliveries = (await tx.execute(sql`
     insert into ${webhookDeliveries}
@@ -110,12 +110,9 @@ async function enqueueWebhookDeliveries(
     order by e.seq
     returning agent_id, status
   `)) as unknown as { agent_id: string; status: string }[];
-  await enqueueWebhookDrains(
-    tx,
-    deliveries.filter((d) => d.status === "pending").map((d) => d.agent_id),
-  );
   // Held events change the owner's webhook page ("waiting"); pending ones wake it when attempted.
   const held = deliveries.filter((d) => d.status !== "pending").map((d) => d.agent_id);
   if (held.length > 0)
     await notifyTopics(tx, await agentOwnerTopics(tx, held, (agentId) => `webhook:${agentId}`));
+  return deliveries.filter((d) => d.status === "pending").map((d) => d.agent_id);
 }

@@ -11,7 +11,20 @@ export const NOTIFY_CHANNEL = "switchboard";
  * A user's topic may name what changed after a slash (`user:<id>/chat:<conversationId>`, see
  * `userTopic`); subscribers of `user:<id>` get every one of them.
  */
-export type Topic = `agent:${string}` | `user:${string}` | `control:${string}`;
+export type Topic =
+  | `agent:${string}`
+  | `user:${string}`
+  | `control:${string}`
+  | typeof DRAINS_TOPIC
+  | `${typeof DRAINS_TOPIC}/${string}`;
+
+/** Worker processes' webhook drains (decision 0055): `webhook-drains/<agentId>` names the agent. */
+export const DRAINS_TOPIC = "webhook-drains";
+
+/** The wake-ups of these agents' webhook drains. */
+export function drainTopics(agentIds: Iterable<string>): Topic[] {
+  return [...new Set(agentIds)].map((agentId) => `${DRAINS_TOPIC}/${agentId}` as const);
+}
 
 /**
  * What changed in a person's view of the apps, named in their wake-up so an open console tab

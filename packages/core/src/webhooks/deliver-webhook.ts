@@ -11,7 +11,7 @@ import {
   type Topic,
   userTopic,
 } from "../events/notifier";
-import { enqueueRetryDrain, enqueueWebhookDrains } from "../jobs/drain-jobs";
+import { enqueueRetryDrain } from "../jobs/drain-jobs";
 import { log } from "../log";
 import { metrics } from "../metrics";
 import { pinnedRequest } from "../net/pinned-request";
@@ -138,13 +138,11 @@ export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promis
 }
 
 /**
- * The `webhook_drain` job: delivers the agent's due deliveries one at a time in event order, a
- * batch read at a time, so a burst costs one job and one read per batch instead of a job per
- * event. A failed attempt is rescheduled (its own timer wakes a drain then) and the drain goes
- * on with the next event, as before; after anything but a success the batch is read again, so
- * a webhook that was just disabled stops the drain. After `sliceMs` the drain hands over to a
- * fresh job at the back of the queue (`more`), so one busy agent cannot hold a runner slot
- * while other agents wait.
+ * Delivers the agent's due deliveries one at a time in event order, a batch read at a time; its
+ * caller holds the agent's drain lease (webhook-drains.ts). A failed attempt is rescheduled (its
+ * own timer wakes a drain then) and the drain goes on with the next event; after anything but a
+ * success the batch is read again, so a webhook that was just disabled stops the drain. After
+ * `sliceMs` it returns with `more`, so one busy agent cannot hold a slot while others wait.
  */
 export async function drainWebhook(
   deps: CoreDeps,
@@ -172,10 +170,7 @@ export async function drainWebhook(
       if (outcome.status === "internal_error") unrecorded.push(found.delivery.id);
       onOutcome(outcome, found.delivery.id);
       if (outcome.status !== "succeeded") settled = false;
-      if (performance.now() - started > sliceMs) {
-        await enqueueWebhookDrains(deps.db, [agentId]);
-        return { attempts, more: true };
-      }
+      if (performance.now() - started > sliceMs) return { attempts, more: true };
       if (!settled) break;
     }
     if (settled && due.length < DRAIN_BATCH) return { attempts, more: false };

@@ -4,8 +4,7 @@ import { and, eq, isNull, notLike, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { agentOwnerTopics } from "../events/agent-control";
-import { notifyTopics } from "../events/notifier";
-import { enqueueWebhookDrains } from "../jobs/drain-jobs";
+import { drainTopics, notifyTopics } from "../events/notifier";
 import { checkWebhookTarget, checkWebhookUrl, type UrlPolicy } from "../net/address-policy";
 import { newSecret } from "../secrets";
 import { currentSealPrefix, openSecret, sealSecret } from "./sealed-secret";
@@ -214,7 +213,7 @@ export async function resumeWebhook(
       .set({ status: "pending", attempts: 0, error: null, nextAttemptAt: now, updatedAt: now })
       .where(and(eq(webhookDeliveries.agentId, agentId), eq(webhookDeliveries.status, "dead")))
       .returning({ id: webhookDeliveries.id });
-    if (requeued.length > 0) await enqueueWebhookDrains(tx, [agentId]);
+    if (requeued.length > 0) await notifyTopics(tx, drainTopics([agentId]));
     await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], webhookChange));
     return { webhook: toAgentWebhook(row, now), requeued: requeued.length };
   });

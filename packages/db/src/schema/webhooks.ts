@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  boolean,
   index,
   integer,
   jsonb,
@@ -72,3 +73,19 @@ export const webhookDeliveries = pgTable(
       .where(sql`${t.status} = 'pending'`),
   ],
 );
+
+/**
+ * Who drains an agent's webhook deliveries right now (decision 0055): one worker process at a
+ * time per agent, so its events go out in order. `holder` is the process's id (null: nobody),
+ * stamped alive in `job_worker_heartbeats`; a lease whose holder has not been seen for
+ * JOB_LOCK_STALE_S is free to take. `again`: another process was woken for this agent while the
+ * lease was held, so the holder reads once more before it lets go. A row stays once written:
+ * taking and letting go are updates of it.
+ */
+export const webhookDrainLeases = pgTable("webhook_drain_leases", {
+  agentId: text()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  holder: text(),
+  again: boolean().notNull().default(false),
+});

@@ -1,0 +1,210 @@
+import { randomUUID } from "node:crypto";
+import { describeError } from "@switchboard/db";
+import type { CoreDeps } from "../deps";
+import { DRAINS_TOPIC } from "../events/notifier";
+import { log } from "../log";
+import { metrics } from "../metrics";
+import { type DeliveryOutcome, drainWebhook } from "./deliver-webhook";
+import {
+  agentsWithUnclaimedDeliveries,
+  releaseDrainLease,
+  releaseDrainLeases,
+  stampAndListDrainHolders,
+  takeDrainLease,
+} from "./drain-leases";
+
+export interface WebhookDrainsOptions {
+  /** How many agents this process drains at once. */
+  concurrency: number;
+  /** How long one agent's drain runs before it yields to agents waiting behind it. */
+  sliceMs: number;
+  /** How often the process looks for deliveries no wake-up reached. */
+  sweepMs: number;
+  onOutcome?: (outcome: DeliveryOutcome, deliveryId: number) => void;
+}
+
+/** Every process's drains hold leases under an id with this prefix. */
+const HOLDER_PREFIX = "webhooks-";
+
+/**
+ * Where an agent's wake-ups go among the live drains: rendezvous hashing (FNV-1a of the holder
+ * and the agent), so every process picks the same one from the same list, and a process joining
+ * or leaving moves only its own share of the agents.
+ */
+function ownerOf(agentId: string, holders: readonly string[]): string | undefined {
+  let owner: string | undefined;
+  let best = -1;
+  for (const holder of holders) {
+    let hash = 0x811c9dc5;
+    for (const text of [holder, agentId])
+      for (let i = 0; i < text.length; i++) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+      }
+    if (hash > best) [best, owner] = [hash, holder];
+  }
+  return owner;
+}
+
+/** One agent's drain in this process, and whether it was woken again while running. */
+interface Running {
+  again: boolean;
+  /** It yielded after its slice with deliveries left: back in the queue, lease kept. */
+  requeue: boolean;
+}
+
+/**
+ * A worker process's webhook drains (decision 0055). A commit that writes deliveries notifies
+ * `webhook-drains/<agentId>`; every worker hears it, and the one the agent hashes to among the
+ * live drains (`ownerOf`) takes the agent's drain lease and delivers its due deliveries in seq
+ * order (`drainWebhook`). No job per delivery: a steady trickle of events over many agents costs
+ * a lease, a read, the POST and its settle each, and, with one taker per wake-up, no contention
+ * for the lease. Up to `concurrency` agents at a time, in the order they were woken; an agent
+ * past its slice goes to the back of the line, keeping its lease. A sweep every `sweepMs` (and
+ * one at the start) refreshes the list of live drains and wakes agents with due deliveries that
+ * nobody alive holds: wake-ups lost while a LISTEN reconnected or sent to a worker that died,
+ * a dead worker's agents, events committed while no worker ran. A delivery's retry time wakes
+ * its agent through a job (`enqueueRetryDrain`). Whoever is woken, the lease decides: two
+ * processes never drain one agent at once.
+ */
+export class WebhookDrains {
+  /** Woken agents not running yet, in the order woken. */
+  private readonly waiting = new Set<string>();
+  private readonly running = new Map<string, Running>();
+  /** Agents whose lease this process holds. */
+  private readonly held = new Set<string>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+  private idle: (() => void) | undefined;
+  /**
+   * The id this process holds leases under: its job runner stamps it alive with its own ids,
+   * before `start`.
+   */
+  readonly holder = `${HOLDER_PREFIX}${randomUUID()}`;
+  /** The live drains (this one included), as of the last sweep. */
+  private holders: string[] = [this.holder];
+
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly options: WebhookDrainsOptions,
+  ) {}
+
+  /** Listens for wake-ups and sweeps once now, then every `sweepMs`. */
+  async start(): Promise<void> {
+    this.unsubscribe = await this.deps.notifier.subscribe(DRAINS_TOPIC, (agentId) => {
+      if (agentId && ownerOf(agentId, this.holders) === this.holder) this.wake(agentId);
+    });
+    await this.sweep();
+    this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs);
+    this.sweeper.unref();
+  }
+
+  /** Drains the agent's webhook here if this process can take its lease. */
+  wake(agentId: string): void {
+    if (this.stopped) return;
+    const running = this.running.get(agentId);
+    if (running) running.again = true;
+    else this.waiting.add(agentId);
+    this.pump();
+  }
+
+  /**
+   * Stamps this process alive, learns which drains are (stamped within a few sweeps: a worker
+   * that died stops getting wake-ups soon, its agents meanwhile being swept), and wakes every
+   * agent with due deliveries that nobody alive is draining (or this process).
+   */
+  async sweep(): Promise<void> {
+    if (this.stopped) return;
+    const stale = this.deps.config.JOB_LOCK_STALE_S;
+    try {
+      this.holders = await stampAndListDrainHolders(
+        this.deps.sql,
+        this.holder,
+        HOLDER_PREFIX,
+        Math.ceil((this.options.sweepMs * 2.5) / 1000),
+      );
+      const agentIds = await agentsWithUnclaimedDeliveries(
+        this.deps.sql,
+        this.deps.clock.now(),
+        stale,
+        this.holder,
+      );
+      for (const agentId of agentIds) this.wake(agentId);
+    } catch (error) {
+      log.warn({ component: "webhooks", err: describeError(error) }, "webhook sweep failed");
+    }
+  }
+
+  /**
+   * Takes no more wake-ups, lets running drains finish their current attempt and batch, and
+   * lets go of every lease: the other workers (or the next start) go on from there.
+   */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.sweeper);
+    this.unsubscribe?.();
+    this.waiting.clear();
+    if (this.running.size > 0)
+      await new Promise<void>((resolve) => {
+        this.idle = resolve;
+      });
+    await releaseDrainLeases(this.deps.sql, this.holder);
+    this.held.clear();
+  }
+
+  private pump(): void {
+    for (const agentId of this.waiting) {
+      if (this.stopped || this.running.size >= this.options.concurrency) return;
+      this.waiting.delete(agentId);
+      const running: Running = { again: false, requeue: false };
+      this.running.set(agentId, running);
+      void this.drain(agentId, running)
+        .catch((error: unknown) => {
+          // The database, most likely. The lease stays this process's: the sweep finds the
+          // agent again (its own leases are not excluded) once the database answers.
+          this.held.delete(agentId);
+          log.warn(
+            { component: "webhooks", agentId, err: describeError(error) },
+            "webhook drain failed",
+          );
+        })
+        .finally(() => {
+          this.running.delete(agentId);
+          if (running.requeue && !this.stopped) this.waiting.add(agentId);
+          if (this.running.size === 0) this.idle?.();
+          this.pump();
+        });
+    }
+  }
+
+  private async drain(agentId: string, running: Running): Promise<void> {
+    const { deps, options } = this;
+    for (;;) {
+      if (!this.held.has(agentId)) {
+        const taken = await takeDrainLease(
+          deps.sql,
+          agentId,
+          this.holder,
+          deps.config.JOB_LOCK_STALE_S,
+        );
+        metrics.drainTakes.inc({ outcome: taken ? "taken" : "held" });
+        if (!taken) return; // Its holder was told to read again.
+        this.held.add(agentId);
+      }
+      running.again = false;
+      const { more } = await drainWebhook(deps, agentId, options.sliceMs, options.onOutcome);
+      if (more && !this.stopped) {
+        if (this.waiting.size === 0) continue;
+        running.requeue = true;
+        return;
+      }
+      if (running.again && !this.stopped) continue;
+      const release = await releaseDrainLease(deps.sql, agentId, this.holder);
+      if (release === "again" && !this.stopped) continue;
+      this.held.delete(agentId);
+      // Woken while letting go: the wake-up may be for an event the last read did not see.
+      if (release === "lost" || !running.again || this.stopped) return;
+    }
+  }
+}
