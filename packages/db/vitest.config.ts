@@ -2,6 +2,9 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Test files share each worker's loaded modules (decision 0056): importing core afresh for
+    // every file cost more than the tests themselves. Each file still makes its own database.
+    isolate: false,
     globalSetup: ["./src/vitest-global-setup.ts"],
     // Creating databases from the template takes seconds on a busy machine.
     testTimeout: 30_000,

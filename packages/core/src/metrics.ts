@@ -120,17 +120,24 @@ export const metrics = {
   ),
 };
 
+/** Kept on globalThis, as the registry is: Next may load this module more than once. */
+const scraped = globalThis as typeof globalThis & { __switchboardMetricsDeps?: CoreDeps };
+
 /**
  * What only Postgres knows, read when scraped: the job queue as a whole (every worker's jobs
  * ready to run, and the age of the oldest), and this process's pool (its connections open and
  * busy, out of its size). Registered by the process that can read them.
  */
 export function registerDatabaseMetrics(deps: CoreDeps): void {
+  // The gauges read through the deps registered last: a process has one, but test files that
+  // share a process each register their own, and an earlier file's are closed.
+  scraped.__switchboardMetricsDeps = deps;
   if (register.getSingleMetric("switchboard_job_queue_ready")) return;
+  const current = () => scraped.__switchboardMetricsDeps ?? deps;
   // One read serves both gauges of a scrape.
   let last: Promise<JobQueueDepth> | null = null;
   const read = () => {
-    last ??= readJobQueue(deps).finally(() => setTimeout(() => (last = null), 1000));
+    last ??= readJobQueue(current()).finally(() => setTimeout(() => (last = null), 1000));
     return last;
   };
   new Gauge({
@@ -151,7 +158,7 @@ export function registerDatabaseMetrics(deps: CoreDeps): void {
     name: "switchboard_db_pool_size",
     help: "Connections this process's pool may open",
     collect() {
-      this.set(deps.sql.options.max);
+      this.set(current().sql.options.max);
     },
   });
   new Gauge({
@@ -159,7 +166,7 @@ export function registerDatabaseMetrics(deps: CoreDeps): void {
     help: "This process's open connections by state (active: running a statement; the scrape's own is not counted)",
     labelNames: ["state"],
     async collect() {
-      const rows = await deps.sql<{ state: string; n: number }[]>`
+      const rows = await current().sql<{ state: string; n: number }[]>`
         select coalesce(state, 'unknown') as state, count(*)::int as n from pg_stat_activity
         where application_name = ${applicationName} and pid <> pg_backend_pid()
         group by 1`;

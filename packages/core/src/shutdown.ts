@@ -9,19 +9,31 @@ import { setMaxListeners } from "node:events";
  * One state per process, kept on globalThis: Next may load this module more than once.
  */
 const holder = globalThis as typeof globalThis & { __switchboardDrain?: AbortController };
-holder.__switchboardDrain ??= new AbortController();
-const draining = holder.__switchboardDrain;
+
+function draining(): AbortController {
+  if (!holder.__switchboardDrain) {
+    holder.__switchboardDrain = new AbortController();
+    // Every parked long-poll listens for the drain, and stops listening when it ends: as many
+    // listeners as parked polls is no leak, so no warning past ten.
+    setMaxListeners(0, holder.__switchboardDrain.signal);
+  }
+  return holder.__switchboardDrain;
+}
 
 /** Aborted once the process begins to drain. */
-export const drainSignal: AbortSignal = draining.signal;
-// Every parked long-poll listens for the drain, and stops listening when it ends: as many
-// listeners as parked polls is no leak, so no warning past ten.
-setMaxListeners(0, drainSignal);
+export function drainSignal(): AbortSignal {
+  return draining().signal;
+}
 
 export function beginDrain(): void {
-  draining.abort();
+  draining().abort();
 }
 
 export function isDraining(): boolean {
-  return draining.signal.aborted;
+  return draining().signal.aborted;
+}
+
+/** Tests only: the process serves again (test files share their worker's modules). */
+export function endDrain(): void {
+  holder.__switchboardDrain = undefined;
 }

@@ -4,7 +4,7 @@ import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents } from "../events/append-event";
 import { metrics } from "../metrics";
-import { beginDrain } from "../shutdown";
+import { beginDrain, endDrain } from "../shutdown";
 import { createTestDeps, taggedEvent } from "../testing";
 import { pollEvents } from "./poll-events";
 
@@ -85,12 +85,13 @@ describe("long-poll", () => {
       while ((await metrics.parkedPolls.get()).values[0]?.value !== 12)
         await new Promise((r) => setTimeout(r, 20));
       const started = performance.now();
-      beginDrain(); // last test of the file: the process stays draining
+      beginDrain();
       const pages = await Promise.all(parked);
       expect(performance.now() - started).toBeLessThan(1000);
       expect(pages.every((page) => page.events.length === 0)).toBe(true);
       expect(warnings).toEqual([]);
     } finally {
+      endDrain(); // the next test file runs in this process
       process.off("warning", onWarning);
     }
   });

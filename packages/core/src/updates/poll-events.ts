@@ -22,9 +22,10 @@ export async function pollEvents(
   signal?: AbortSignal,
   tokenId?: string,
 ): Promise<AgentUpdatesResponse> {
+  const drain = drainSignal();
   const first = await readEvents(deps, agentId, query.afterSeq, query.limit);
   const waitMs = Math.min(query.wait, deps.config.LONGPOLL_MAX_WAIT_S) * 1000;
-  if (first.events.length > 0 || waitMs <= 0 || drainSignal.aborted) return first;
+  if (first.events.length > 0 || waitMs <= 0 || drain.aborted) return first;
 
   const lease = await acquireLease(
     deps,
@@ -52,10 +53,10 @@ export async function pollEvents(
   // when the poll ends, not AbortSignal.any: a request that ends normally never aborts its
   // signal, and Node keeps a composite signal that still has a listener for the life of the
   // process, with everything the listener reaches: the request (decision 0046).
-  const stopped = () => signal?.aborted === true || drainSignal.aborted;
+  const stopped = () => signal?.aborted === true || drain.aborted;
   const onStop = () => wake?.();
   signal?.addEventListener("abort", onStop);
-  drainSignal.addEventListener("abort", onStop);
+  drain.addEventListener("abort", onStop);
   const deadline = Date.now() + waitMs;
   metrics.parkedPolls.inc();
   try {
@@ -81,7 +82,7 @@ export async function pollEvents(
     }
   } finally {
     signal?.removeEventListener("abort", onStop);
-    drainSignal.removeEventListener("abort", onStop);
+    drain.removeEventListener("abort", onStop);
     metrics.parkedPolls.dec();
     unsubscribe();
     unsubscribeControl();
