@@ -68,6 +68,8 @@ const tasks: Tasks = {
 const DRAIN_SLICE_MS = 1000;
 /** How often the drains look for deliveries no wake-up reached (decision 0055). */
 const DRAIN_SWEEP_MS = 5000;
+/** How long an agent's drain lease is kept after its last delivery, for its next events. */
+const DRAIN_LINGER_MS = 3000;
 
 /**
  * Counts an attempt. Its line is at debug when it delivered (a steady load makes hundreds a
@@ -144,6 +146,7 @@ export async function startJobRunner(
     concurrency,
     sliceMs: DRAIN_SLICE_MS,
     sweepMs: DRAIN_SWEEP_MS,
+    lingerMs: DRAIN_LINGER_MS,
     onOutcome: recordDelivery,
   });
   // A failed job's error is logged and kept (`last_error`) by the queue: described without the

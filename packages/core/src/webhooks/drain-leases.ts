@@ -7,7 +7,7 @@ import type { Sql } from "@switchboard/db";
  * ids, and a lease whose holder has not been seen for `staleSeconds` is free to take. Each
  * statement decides under the row's lock, so a wake-up is never lost between two processes: a
  * process that finds the lease held sets `again`, and the holder reads once more before it lets
- * go (see `releaseDrainLease`).
+ * go (see `releaseDrainLeasesOf`).
  */
 
 /** A holder that has not stamped its heartbeat for this long is taken for dead. */
@@ -40,39 +40,23 @@ export async function takeDrainLease(
 }
 
 /**
- * What letting go found: `released` (nobody holds it now), `again` (another process was woken
- * for the agent meanwhile: the holder read again, and the flag is cleared), or `lost` (another
- * process took it, this one having been taken for dead: stop without another attempt).
+ * Lets go of the leases of `agentIds` that `holder` holds and nobody marked `again`; answers
+ * the agents let go. An agent not among them was either marked (another process was woken for
+ * it: the holder takes it again, which clears the flag, and reads) or taken by another process
+ * (this one having been taken for dead). A process woken after the holder's last read either
+ * marked the lease before this statement (which then leaves it) or runs after it, and takes
+ * the free lease itself: no wake-up is lost.
  */
-export type Release = "released" | "again" | "lost";
-
-/**
- * Lets go of the lease unless `again` is set. A process woken after the holder's last read
- * either set `again` before this statement (the update then finds it set, and the holder reads
- * again) or runs after it (and takes the free lease itself).
- */
-export async function releaseDrainLease(
+export async function releaseDrainLeasesOf(
   sql: Sql,
-  agentId: string,
   holder: string,
-): Promise<Release> {
-  const [row] = await sql<{ freed: number; held: boolean }[]>`
-    with freed as (
-      update webhook_drain_leases set holder = null
-      where agent_id = ${agentId} and holder = ${holder} and not again
-      returning 1
-    )
-    select (select count(*) from freed)::int as freed,
-      exists (select 1 from webhook_drain_leases
-              where agent_id = ${agentId} and holder = ${holder}) as held`;
-  if (row?.freed === 1) return "released";
-  if (!row?.held) return "lost";
-  // `again` was set: cleared here, under the row's lock, before the holder reads again.
-  const cleared = await sql`
-    update webhook_drain_leases set again = false
-    where agent_id = ${agentId} and holder = ${holder}
-    returning 1`;
-  return cleared.length === 1 ? "again" : "lost";
+  agentIds: string[],
+): Promise<Set<string>> {
+  const rows = await sql<{ agent_id: string }[]>`
+    update webhook_drain_leases set holder = null
+    where holder = ${holder} and agent_id = any(${agentIds}) and not again
+    returning agent_id`;
+  return new Set(rows.map((row) => row.agent_id));
 }
 
 /** Lets go of every lease `holder` holds (a process stopping). */

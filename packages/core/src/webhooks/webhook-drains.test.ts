@@ -7,7 +7,7 @@ import { createUser } from "../identity/users";
 import { forgetWorkers, heartbeatWorkers } from "../jobs/stale-workers";
 import { metrics } from "../metrics";
 import { createTestDeps, taggedEvent } from "../testing";
-import { releaseDrainLease, takeDrainLease } from "./drain-leases";
+import { releaseDrainLeasesOf, takeDrainLease } from "./drain-leases";
 import { putWebhook } from "./webhook-config";
 import { WebhookDrains, type WebhookDrainsOptions } from "./webhook-drains";
 
@@ -77,6 +77,7 @@ async function drains(options: Partial<WebhookDrainsOptions> = {}) {
     concurrency: 4,
     sliceMs: 1000,
     sweepMs: 60_000,
+    lingerMs: 100,
     ...options,
   });
   await heartbeatWorkers(t.deps.db, [created.holder]);
@@ -87,33 +88,35 @@ async function drains(options: Partial<WebhookDrainsOptions> = {}) {
   return created;
 }
 
-/** How many lease takes found the lease held by another drain, so far. */
-async function takesRefused(): Promise<number> {
+/** How many lease takes so far were `taken`, or found the lease `held` by another drain. */
+async function takes(outcome: "taken" | "held"): Promise<number> {
   const { values } = await metrics.drainTakes.get();
-  return values.find((v) => v.labels.outcome === "held")?.value ?? 0;
+  return values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
 }
 
-async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error("timed out");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
 
 describe("drain leases", () => {
-  it("one holder at a time; a wake-up while held makes the holder read again before letting go", async () => {
+  it("one holder at a time; a wake-up while held keeps the lease with its holder, who reads again", async () => {
     const { base } = await receiver();
     const agentId = await hookedAgent(base);
     await heartbeatWorkers(t.deps.db, ["lease-a", "lease-b"]);
     const stale = t.config.JOB_LOCK_STALE_S;
+    const release = (holder: string) => releaseDrainLeasesOf(t.deps.sql, holder, [agentId]);
     expect(await takeDrainLease(t.deps.sql, agentId, "lease-a", stale)).toBe(true);
     expect(await takeDrainLease(t.deps.sql, agentId, "lease-b", stale)).toBe(false);
-    // b was woken while a held it: a reads again (the flag cleared), then lets go.
-    expect(await releaseDrainLease(t.deps.sql, agentId, "lease-a")).toBe("again");
-    expect(await releaseDrainLease(t.deps.sql, agentId, "lease-a")).toBe("released");
+    // b was woken while a held it: a cannot let go; taking it again clears the mark.
+    expect(await release("lease-a")).toEqual(new Set());
+    expect(await takeDrainLease(t.deps.sql, agentId, "lease-a", stale)).toBe(true);
+    expect(await release("lease-a")).toEqual(new Set([agentId]));
     expect(await takeDrainLease(t.deps.sql, agentId, "lease-b", stale)).toBe(true);
-    expect(await releaseDrainLease(t.deps.sql, agentId, "lease-b")).toBe("released");
+    expect(await release("lease-b")).toEqual(new Set([agentId]));
   });
 
   it("a holder not seen for JOB_LOCK_STALE_S loses its lease to the next taker", async () => {
@@ -126,8 +129,11 @@ describe("drain leases", () => {
       on conflict (worker_id) do update set seen_at = excluded.seen_at`;
     expect(await takeDrainLease(t.deps.sql, agentId, "lease-dead", stale)).toBe(true);
     expect(await takeDrainLease(t.deps.sql, agentId, "lease-live", stale)).toBe(true);
-    // The one taken for dead finds out when it lets go, and stops.
-    expect(await releaseDrainLease(t.deps.sql, agentId, "lease-dead")).toBe("lost");
+    // The one taken for dead cannot let go of what is no longer its own.
+    expect(await releaseDrainLeasesOf(t.deps.sql, "lease-dead", [agentId])).toEqual(new Set());
+    const [lease] = await t.deps.sql<{ holder: string }[]>`
+      select holder from webhook_drain_leases where agent_id = ${agentId}`;
+    expect(lease?.holder).toBe("lease-live");
   });
 });
 
@@ -161,16 +167,47 @@ describe("webhook drains", () => {
     const [a, b] = [await drains(), await drains()];
     await a.start();
     await b.start();
-    const refused = await takesRefused();
+    const refused = await takes("held");
     await Promise.all(agents.map((agentId) => emit(agentId, 2)));
     await until(() => hook.arrivals.length >= 24);
-    expect(await takesRefused()).toBe(refused);
+    expect(await takes("held")).toBe(refused);
     // And every lease is let go once its agent is drained.
     const held = () => t.deps.sql`
       select 1 from webhook_drain_leases where agent_id = any(${agents}) and holder is not null`;
     for (let tries = 0; (await held()).length > 0 && tries < 100; tries++)
       await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await held()).toHaveLength(0);
+  });
+
+  it("keeps an agent's lease while its events keep coming: one take for many deliveries", async () => {
+    const hook = await receiver();
+    const agentId = await hookedAgent(hook.base);
+    const keeper = await drains({ lingerMs: 60_000 });
+    await keeper.start();
+    const taken = await takes("taken");
+    for (let n = 1; n <= 5; n++) {
+      await emit(agentId, 1);
+      await until(() => hook.arrivals.length >= n);
+    }
+    expect((await takes("taken")) - taken).toBe(1);
+  });
+
+  it("a wake-up that reaches a process not holding the lease is delivered by the holder", async () => {
+    const hook = await receiver();
+    const agentId = await hookedAgent(hook.base);
+    // Neither started: they act on these wakes only, and sweep nothing.
+    const [holding, other] = [await drains({ lingerMs: 50 }), await drains()];
+    await emit(agentId, 1);
+    holding.wake(agentId);
+    await until(() => hook.arrivals.length >= 1);
+    const refused = await takes("held");
+    const [second] = await emit(agentId, 1);
+    other.wake(agentId); // its take finds the lease held, and marks it
+    await until(async () => (await takes("held")) > refused);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // idle past its linger
+    await holding.letGo(); // kept (marked), and the agent drained again
+    await until(() => hook.arrivals.length >= 2);
+    expect(hook.arrivals.map((r) => r.seq).at(-1)).toBe(second);
   });
 
   it("an agent past its slice yields to agents waiting behind it", async () => {

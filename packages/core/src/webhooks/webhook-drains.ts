@@ -7,8 +7,8 @@ import { metrics } from "../metrics";
 import { type DeliveryOutcome, drainWebhook } from "./deliver-webhook";
 import {
   agentsWithUnclaimedDeliveries,
-  releaseDrainLease,
   releaseDrainLeases,
+  releaseDrainLeasesOf,
   stampAndListDrainHolders,
   takeDrainLease,
 } from "./drain-leases";
@@ -20,6 +20,8 @@ export interface WebhookDrainsOptions {
   sliceMs: number;
   /** How often the process looks for deliveries no wake-up reached. */
   sweepMs: number;
+  /** How long a lease is kept after its agent's last drain, for the agent's next events. */
+  lingerMs: number;
   onOutcome?: (outcome: DeliveryOutcome, deliveryId: number) => void;
 }
 
@@ -57,23 +59,29 @@ interface Running {
  * A worker process's webhook drains (decision 0055). A commit that writes deliveries notifies
  * `webhook-drains/<agentId>`; every worker hears it, and the one the agent hashes to among the
  * live drains (`ownerOf`) takes the agent's drain lease and delivers its due deliveries in seq
- * order (`drainWebhook`). No job per delivery: a steady trickle of events over many agents costs
- * a lease, a read, the POST and its settle each, and, with one taker per wake-up, no contention
- * for the lease. Up to `concurrency` agents at a time, in the order they were woken; an agent
- * past its slice goes to the back of the line, keeping its lease. A sweep every `sweepMs` (and
- * one at the start) refreshes the list of live drains and wakes agents with due deliveries that
- * nobody alive holds: wake-ups lost while a LISTEN reconnected or sent to a worker that died,
- * a dead worker's agents, events committed while no worker ran. A delivery's retry time wakes
- * its agent through a job (`enqueueRetryDrain`). Whoever is woken, the lease decides: two
- * processes never drain one agent at once.
+ * order (`drainWebhook`). The lease is kept for `lingerMs` after the agent's last drain, so an
+ * agent that gets an event every second or so costs a read, the POST and its settle per event:
+ * no job, no lease statement. Up to `concurrency` agents at a time, in the order they were
+ * woken; an agent past its slice goes to the back of the line, keeping its lease. A sweep every
+ * `sweepMs` (and one at the start) stamps this process alive, refreshes the list of live
+ * drains, and wakes agents with due deliveries that no other live process holds: wake-ups lost
+ * while a LISTEN reconnected or sent to a worker that died, a dead worker's agents, events
+ * committed while no worker ran. A delivery's retry time wakes its agent through a job
+ * (`enqueueRetryDrain`). Whoever is woken, the lease decides: two processes never drain one
+ * agent at once.
  */
 export class WebhookDrains {
   /** Woken agents not running yet, in the order woken. */
   private readonly waiting = new Set<string>();
   private readonly running = new Map<string, Running>();
-  /** Agents whose lease this process holds. */
-  private readonly held = new Set<string>();
+  /** Agents whose lease this process holds, and since when each is idle (0: draining). */
+  private readonly held = new Map<string, number>();
+  /** When this process last stamped itself alive (its leases count as its own until stale). */
+  private stampedAt = 0;
+  /** `letGo`'s statement, while it runs. */
+  private lettingGo: Promise<void> | undefined;
   private sweeper: ReturnType<typeof setInterval> | undefined;
+  private lingerer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
   private idle: (() => void) | undefined;
@@ -98,6 +106,8 @@ export class WebhookDrains {
     await this.sweep();
     this.sweeper = setInterval(() => void this.sweep(), this.options.sweepMs);
     this.sweeper.unref();
+    this.lingerer = setInterval(() => void this.letGo(), this.options.lingerMs / 2);
+    this.lingerer.unref();
   }
 
   /** Drains the agent's webhook here if this process can take its lease. */
@@ -118,12 +128,14 @@ export class WebhookDrains {
     if (this.stopped) return;
     const stale = this.deps.config.JOB_LOCK_STALE_S;
     try {
+      const stamping = performance.now();
       this.holders = await stampAndListDrainHolders(
         this.deps.sql,
         this.holder,
         HOLDER_PREFIX,
         Math.ceil((this.options.sweepMs * 2.5) / 1000),
       );
+      this.stampedAt = stamping;
       const agentIds = await agentsWithUnclaimedDeliveries(
         this.deps.sql,
         this.deps.clock.now(),
@@ -137,18 +149,55 @@ export class WebhookDrains {
   }
 
   /**
+   * Lets go of the leases idle for `lingerMs`, in one statement. One another process marked
+   * meanwhile (it was woken for the agent) is kept, and its agent drained again: the take that
+   * starts that drain clears the mark.
+   */
+  async letGo(): Promise<void> {
+    if (this.lettingGo || this.stopped) return;
+    const before = performance.now() - this.options.lingerMs;
+    const agentIds = [...this.held]
+      .filter(
+        ([agentId, since]) =>
+          since > 0 && since <= before && !this.waiting.has(agentId) && !this.running.has(agentId),
+      )
+      .map(([agentId]) => agentId);
+    if (agentIds.length === 0) return;
+    // Drains wait for this statement: none uses a lease it may be letting go of.
+    this.lettingGo = releaseDrainLeasesOf(this.deps.sql, this.holder, agentIds)
+      .then((released) => {
+        for (const agentId of agentIds) {
+          this.held.delete(agentId);
+          if (!released.has(agentId)) this.wake(agentId);
+        }
+      })
+      .catch((error: unknown) =>
+        log.warn(
+          { component: "webhooks", err: describeError(error) },
+          "letting go of leases failed",
+        ),
+      )
+      .finally(() => {
+        this.lettingGo = undefined;
+      });
+    await this.lettingGo;
+  }
+
+  /**
    * Takes no more wake-ups, lets running drains finish their current attempt and batch, and
    * lets go of every lease: the other workers (or the next start) go on from there.
    */
   async stop(): Promise<void> {
     this.stopped = true;
     clearInterval(this.sweeper);
+    clearInterval(this.lingerer);
     this.unsubscribe?.();
     this.waiting.clear();
     if (this.running.size > 0)
       await new Promise<void>((resolve) => {
         this.idle = resolve;
       });
+    await this.lettingGo;
     await releaseDrainLeases(this.deps.sql, this.holder);
     this.held.clear();
   }
@@ -180,6 +229,11 @@ export class WebhookDrains {
 
   private async drain(agentId: string, running: Running): Promise<void> {
     const { deps, options } = this;
+    while (this.lettingGo) await this.lettingGo;
+    // Not stamped alive for half the time after which other processes take this one for dead:
+    // its leases may be theirs by now, so each is taken again before it is used.
+    if (performance.now() - this.stampedAt > (deps.config.JOB_LOCK_STALE_S * 1000) / 2)
+      this.held.clear();
     for (;;) {
       if (!this.held.has(agentId)) {
         const taken = await takeDrainLease(
@@ -190,8 +244,8 @@ export class WebhookDrains {
         );
         metrics.drainTakes.inc({ outcome: taken ? "taken" : "held" });
         if (!taken) return; // Its holder was told to read again.
-        this.held.add(agentId);
       }
+      this.held.set(agentId, 0);
       running.again = false;
       const { more } = await drainWebhook(deps, agentId, options.sliceMs, options.onOutcome);
       if (more && !this.stopped) {
@@ -200,11 +254,9 @@ export class WebhookDrains {
         return;
       }
       if (running.again && !this.stopped) continue;
-      const release = await releaseDrainLease(deps.sql, agentId, this.holder);
-      if (release === "again" && !this.stopped) continue;
-      this.held.delete(agentId);
-      // Woken while letting go: the wake-up may be for an event the last read did not see.
-      if (release === "lost" || !running.again || this.stopped) return;
+      // Kept for the agent's next events; `letGo` releases it once idle for `lingerMs`.
+      this.held.set(agentId, performance.now());
+      return;
     }
   }
 }
