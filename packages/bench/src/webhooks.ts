@@ -9,12 +9,12 @@ import { cpuSnapshot, cpuSpent } from "./process-cpu";
 import { startWorkerProcess } from "./worker-process";
 
 /**
- * `npm run bench`, webhook part: a worker process (its job runner delivers), a local receiver on
+ * `npm run bench`, webhook part: a worker process (its webhook drains deliver), a local receiver on
  * loopback, a real Postgres.
  *  - event committed → its delivery POST arriving at the receiver, p50/p99, one at a time;
  *  - deliveries per second for a burst of events spread over 100 agents, committed in batches
  *    (one event per agent per transaction), at JOB_CONCURRENCY 10 (the default) and 50; each
- *    agent's deliveries must arrive in seq order (they run in order in its own queue), and
+ *    agent's deliveries must arrive in seq order (one drain per agent at a time), and
  *    commit → arrival p50/p99 of the burst's events (that latency under load);
  *  - commit → arrival p50/p99 at a steady 500 and 1,000 events/s over the 100 agents.
  * Each load phase also reports the CPU it cost per delivery (from /proc): the worker process's,
