@@ -40,10 +40,30 @@ test("the chat list loads a page at a time, by scrolling or on request, and stay
   await list.evaluate((element) => element.scrollTo(0, element.scrollHeight));
   await expect(rows).toHaveCount(60);
   await expect(rows.last()).toContainText("Agent 06");
-  // Pressed where it is, 30 rows below the fold: a click() would scroll it into view first, and
-  // the list then loads the last page by itself before the press lands, which is a race.
+  // Pressed while a live re-read of the list is under way (a message in a loaded chat; the
+  // re-read held at the network for a moment): the press still loads the next page once the
+  // re-read is done. Pressed where it is, 30 rows below the fold: a click() would scroll it into
+  // view first, and the list then loads the last page by itself, which is another path.
+  let hold = true;
+  let held = 0;
+  await page.route("**/api/trpc/chats.list**", async (route) => {
+    if (hold) {
+      held += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+    }
+    await route.continue();
+  });
+  const loaded = chats[40] as (typeof chats)[number];
+  await sendAgentMessage(
+    deps(),
+    { agentId: loaded.agentId },
+    { conversationId: loaded.conversationId, type: "text", content: "Still here" },
+  );
+  await expect.poll(() => held).toBeGreaterThan(0);
   await page.getByRole("button", { name: "Show more chats" }).dispatchEvent("click");
+  hold = false;
   await expect(rows).toHaveCount(CHATS);
+  await page.unroute("**/api/trpc/chats.list**");
   await expect(rows.last()).toContainText("Agent 01");
   await expect(page.getByTestId("chat-more")).toHaveCount(0);
 

@@ -98,7 +98,8 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
  * is in view (it stays for keyboards, and where observing is not possible). `pages` is how many
  * are loaded: seeing the end counts for that many only, so a page that arrives while the old
  * end was in view loads no other unless the new end is in view too; `busy` (any read of the
- * list in flight) holds the next page back until that read is done.
+ * list in flight) holds the next page back until that read is done, a press included: a live
+ * re-read of the list may be running when the person presses, and the press still counts.
  */
 function MoreChats({
   pages,
@@ -124,21 +125,26 @@ function MoreChats({
     observer.observe(target);
     return () => observer.disconnect();
   }, [pages]);
+  const [pressedAt, setPressedAt] = useState<number | null>(null);
   const more = useRef(onMore);
   more.current = onMore;
   useEffect(() => {
-    if (endSeenAt === pages && !busy) more.current();
-  }, [endSeenAt, pages, busy]);
+    if ((endSeenAt === pages || pressedAt === pages) && !busy) {
+      setPressedAt(null);
+      more.current();
+    }
+  }, [endSeenAt, pressedAt, pages, busy]);
+  const waiting = loading || pressedAt === pages;
   return (
     <Button
       ref={button}
       variant="secondary"
       className={styles.more}
-      disabled={loading}
-      onClick={onMore}
+      disabled={waiting}
+      onClick={() => setPressedAt(pages)}
       data-testid="chat-more"
     >
-      {loading ? "Loading more chats…" : "Show more chats"}
+      {waiting ? "Loading more chats…" : "Show more chats"}
     </Button>
   );
 }
