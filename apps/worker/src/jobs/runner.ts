@@ -141,7 +141,8 @@ export async function startJobRunner(
     log.warn({ component: "jobs", err: describeError(error) }, "job queue connection lost"),
   );
   // Webhook deliveries run in this process's drains, which hold agents' leases under an id of
-  // their own, stamped alive with the job runner's before any lease is taken.
+  // their own, stamped alive with the job runner's ids. Started before the runner: a retry's
+  // timer job wakes them.
   const drains = new WebhookDrains(deps, {
     concurrency,
     sliceMs: DRAIN_SLICE_MS,
@@ -169,6 +170,7 @@ export async function startJobRunner(
   const workerIds = new Set<string>([drains.holder]);
   events.on("worker:create", ({ worker }) => workerIds.add(worker.workerId));
   events.on("worker:stop", ({ worker }) => workerIds.delete(worker.workerId));
+  await drains.start();
   const runner: Runner = await run({
     pgPool,
     events,
@@ -192,7 +194,6 @@ export async function startJobRunner(
     );
   await heartbeat();
   await sweep();
-  await drains.start();
   // Webhook secrets kept in clear by an older version (or under an earlier key) are sealed now.
   await sealStoredWebhookSecrets(deps).catch((error) =>
     log.warn({ component: "jobs", err: describeError(error) }, "sealing webhook secrets failed"),

@@ -93,23 +93,15 @@ export async function agentsWithUnclaimedDeliveries(
   return rows.map((row) => row.agent_id);
 }
 
-/**
- * Stamps `holder` alive and answers the drain holders (ids starting with `prefix`) stamped
- * within `withinSeconds`, `holder` among them.
- */
-export async function stampAndListDrainHolders(
+/** The drain holders (ids starting with `prefix`) stamped alive within `withinSeconds`. */
+export async function liveDrainHolders(
   sql: Sql,
-  holder: string,
   prefix: string,
   withinSeconds: number,
 ): Promise<string[]> {
   const rows = await sql<{ worker_id: string }[]>`
-    with stamp as (
-      insert into job_worker_heartbeats (worker_id, seen_at) values (${holder}, now())
-      on conflict (worker_id) do update set seen_at = excluded.seen_at
-    )
     select worker_id from job_worker_heartbeats
-    where starts_with(worker_id, ${prefix}) and worker_id <> ${holder}
+    where starts_with(worker_id, ${prefix})
       and seen_at >= now() - make_interval(secs => ${withinSeconds})`;
-  return [holder, ...rows.map((row) => row.worker_id)];
+  return rows.map((row) => row.worker_id);
 }

@@ -2,14 +2,15 @@ import { randomUUID } from "node:crypto";
 import { describeError } from "@switchboard/db";
 import type { CoreDeps } from "../deps";
 import { DRAINS_TOPIC } from "../events/notifier";
+import { heartbeatWorkers } from "../jobs/stale-workers";
 import { log } from "../log";
 import { metrics } from "../metrics";
 import { type DeliveryOutcome, drainWebhook } from "./deliver-webhook";
 import {
   agentsWithUnclaimedDeliveries,
+  liveDrainHolders,
   releaseDrainLeases,
   releaseDrainLeasesOf,
-  stampAndListDrainHolders,
   takeDrainLease,
 } from "./drain-leases";
 
@@ -85,10 +86,7 @@ export class WebhookDrains {
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
   private idle: (() => void) | undefined;
-  /**
-   * The id this process holds leases under: its job runner stamps it alive with its own ids,
-   * before `start`.
-   */
+  /** The id this process holds leases under, stamped alive by each sweep (and its job runner). */
   readonly holder = `${HOLDER_PREFIX}${randomUUID()}`;
   /** The live drains (this one included), as of the last sweep. */
   private holders: string[] = [this.holder];
@@ -129,13 +127,14 @@ export class WebhookDrains {
     const stale = this.deps.config.JOB_LOCK_STALE_S;
     try {
       const stamping = performance.now();
-      this.holders = await stampAndListDrainHolders(
+      await heartbeatWorkers(this.deps.db, [this.holder]);
+      this.stampedAt = stamping;
+      const live = await liveDrainHolders(
         this.deps.sql,
-        this.holder,
         HOLDER_PREFIX,
         Math.ceil((this.options.sweepMs * 2.5) / 1000),
       );
-      this.stampedAt = stamping;
+      this.holders = live.includes(this.holder) ? live : [...live, this.holder];
       const agentIds = await agentsWithUnclaimedDeliveries(
         this.deps.sql,
         this.deps.clock.now(),
