@@ -196,15 +196,23 @@ try {
     const offeredSeconds = (performance.now() - started) / 1000;
     await arrived([...committedAt.keys()]);
     const deliveredSeconds = (performance.now() - started) / 1000;
-    const lags = [...committedAt]
-      .map(([id, at]) => (arrivals.get(id) as number) - at)
-      .sort((a, b) => a - b);
-    const lag = (q: number) => Math.round((lags[Math.floor(q * (lags.length - 1))] ?? 0) * 10) / 10;
+    // The worker starts cold with the phase (its code still compiling, no lease taken): the
+    // first second is also reported apart, and the rest as the warm figure.
+    const quantiles = (from: number) => {
+      const lags = [...committedAt]
+        .filter(([, at]) => at >= from)
+        .map(([id, at]) => (arrivals.get(id) as number) - at)
+        .sort((a, b) => a - b);
+      const lag = (q: number) =>
+        Math.round((lags[Math.floor(q * (lags.length - 1))] ?? 0) * 10) / 10;
+      return { p50Ms: lag(0.5), p99Ms: lag(0.99) };
+    };
     return {
       deliveries: committedAt.size,
       offeredPerSecond: Math.round(committedAt.size / offeredSeconds),
       deliveredPerSecond: Math.round(committedAt.size / deliveredSeconds),
-      commitToDelivery: { p50Ms: lag(0.5), p99Ms: lag(0.99) },
+      commitToDelivery: quantiles(started),
+      afterTheFirstSecond: quantiles(started + 1000),
     };
   };
   const steady = [];

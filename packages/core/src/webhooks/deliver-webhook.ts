@@ -4,13 +4,7 @@ import { type Db, schema } from "@switchboard/db";
 import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
-import {
-  NOTIFY_CHANNEL,
-  notifyPayloads,
-  notifyTopics,
-  type Topic,
-  userTopic,
-} from "../events/notifier";
+import { notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { enqueueRetryDrain } from "../jobs/drain-jobs";
 import { log } from "../log";
 import { metrics } from "../metrics";
@@ -18,6 +12,7 @@ import { pinnedRequest } from "../net/pinned-request";
 import { preparedQuery } from "../prepared-query";
 import { explainDeliveryError } from "./explain-delivery-error";
 import { emailOwnerAboutWebhook, warnAfter } from "./owner-alerts";
+import { settleDeliveredAttempt } from "./success-settles";
 import { signingSecrets, webhookPolicy } from "./webhook-config";
 
 const { agentContacts, agents, events, users, webhookDeliveries, webhooks } = schema;
@@ -253,34 +248,18 @@ async function recordAttempt(
   const error = ok ? null : (answer.error ?? `answered ${answer.status}${gone ? " (gone)" : ""}`);
 
   if (ok) {
-    const at = now.toISOString();
-    // The common case in one statement, no explicit transaction: the webhook is healthy again
-    // and the delivery settled. The webhook's row is locked first (the scalar subquery runs
-    // before the delivery's update), in the same order as the failure path below. It commits
-    // without waiting for the WAL flush (its own implicit transaction only): a success lost in
-    // a database crash sends the event once more, which at-least-once delivery allows. Written
-    // for postgres.js directly: one text, prepared, with nothing to build per delivery.
-    await deps.sql`
-      with async_commit as (select set_config('synchronous_commit', 'off', true)),
-      wake as (
-        select pg_notify(${NOTIFY_CHANNEL}, p)
-        from unnest(${notifyPayloads(ownerWake(found))}::text[]) p
-      ),
-      hook as (
-        update webhooks
-        set last_delivery_at = ${at}, last_success_at = ${at}, consecutive_failures = 0,
-            updated_at = ${at}
-        where agent_id = ${webhook.agentId}
-        returning 1
-      )
-      update webhook_deliveries
-      set status = 'succeeded', attempts = ${attempt}, http_status = ${answer.status ?? null},
-          latency_ms = ${latencyMs}, error = null, attempted_at = ${at},
-          request_headers = ${JSON.stringify(request.headers)}::jsonb,
-          response_excerpt = ${answer.excerpt ?? null}, next_attempt_at = null,
-          updated_at = ${at}
-      where id = ${delivery.id} and (select count(*) from hook) >= 0
-        and (select count(*) from async_commit) = 1 and (select count(*) from wake) >= 0`;
+    // The common case: settled in a statement shared with the process's other drains.
+    await settleDeliveredAttempt(deps, {
+      deliveryId: delivery.id,
+      agentId: webhook.agentId,
+      attempt,
+      httpStatus: answer.status ?? 0,
+      latencyMs,
+      at: now.toISOString(),
+      requestHeaders: JSON.stringify(request.headers),
+      responseExcerpt: answer.excerpt ?? null,
+      wake: ownerWake(found),
+    });
     return {
       status: "succeeded",
       httpStatus: answer.status,
@@ -479,6 +458,7 @@ export async function postWebhook(
     timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
     policy: webhookPolicy(deps),
     excerptBytes: EXCERPT_BYTES,
+    reuseConnection: true,
   });
   return answer.ok
     ? { status: answer.status, excerpt: answerExcerpt(answer.body) }
