@@ -5,15 +5,27 @@ export function uniqueEmail(prefix: string): string {
   return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Signs a new person up through the console and waits for the signed-in shell (on Chats). */
+/**
+ * Signs a new person up and opens the signed-in shell (on Chats). The account is made and signed
+ * in through the endpoints the sign-up page calls (tRPC's `auth.signUp`, then next-auth's CSRF
+ * and credentials endpoints), in the page's own context, so its cookies are the browser's: the
+ * form itself is walked by first-agent.spec.ts, and every other spec starts signed in without
+ * loading and hydrating it.
+ */
 export async function signUp(page: Page, name: string, email = uniqueEmail("person")) {
   const password = "correct horse battery";
-  await page.goto("/signup");
-  await page.getByTestId("signup-name").fill(name);
-  await page.getByTestId("signup-email").fill(email);
-  await page.getByTestId("signup-password").fill(password);
-  await page.getByTestId("signup-submit").click();
-  await expect(page).toHaveURL(/\/chats$/);
+  const made = await page.request.post("/api/trpc/auth.signUp", {
+    data: { json: { displayName: name, email, password } },
+  });
+  expect(made.status(), await made.text()).toBe(200);
+  const { csrfToken } = (await (await page.request.get("/api/auth/csrf")).json()) as {
+    csrfToken: string;
+  };
+  await page.request.post("/api/auth/callback/credentials", {
+    form: { email, password, csrfToken, json: "true" },
+    maxRedirects: 0,
+  });
+  await page.goto("/chats");
   await expect(page.getByTestId("whoami")).toContainText(name);
   return { email, password };
 }
