@@ -107,10 +107,16 @@ export const ConfigSchema = z.object({
   /** A job worker silent this long (no heartbeat) is dead: its job locks are released. */
   JOB_LOCK_STALE_S: positive(300),
   /**
-   * Jobs one worker process runs at once (webhook deliveries of different agents, timers). One
-   * agent's deliveries still run one at a time, in order.
+   * Jobs one worker process runs at once: maintenance, records falling due, cards expiring,
+   * voice transcriptions, and the timers that wake webhook retries.
    */
   JOB_CONCURRENCY: positive(10),
+  /**
+   * Agents' webhooks one worker process drains at once. A drain mostly waits for its receiver,
+   * so this is higher than JOB_CONCURRENCY; one agent's deliveries still go one at a time, in
+   * order (decision 0057).
+   */
+  WEBHOOK_CONCURRENCY: positive(50),
 
   /** Speech for `tts` voice sends; unset: espeak-ng when it is on PATH (see voice/). */
   TTS_COMMAND: z.string().optional(),

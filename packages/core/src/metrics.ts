@@ -88,12 +88,13 @@ export const metrics = {
         buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
       }),
   ),
-  settleBatches: once(
-    "switchboard_webhook_settle_batch_size",
+  webhookBatches: once(
+    "switchboard_webhook_statement_batch_size",
     () =>
       new Histogram({
-        name: "switchboard_webhook_settle_batch_size",
-        help: "Delivered webhook attempts recorded by one statement (the drains' group commit)",
+        name: "switchboard_webhook_statement_batch_size",
+        help: "Agents' webhook reads (due_read) or delivered attempts (settle) one statement carries",
+        labelNames: ["statement"],
         buckets: [1, 2, 5, 10, 25, 50, 100, 200],
       }),
   ),

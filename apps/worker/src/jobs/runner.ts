@@ -144,7 +144,7 @@ export async function startJobRunner(
   // their own, stamped alive with the job runner's ids. Started before the runner: a retry's
   // timer job wakes them.
   const drains = new WebhookDrains(deps, {
-    concurrency,
+    concurrency: deps.config.WEBHOOK_CONCURRENCY,
     sliceMs: DRAIN_SLICE_MS,
     sweepMs: DRAIN_SWEEP_MS,
     lingerMs: DRAIN_LINGER_MS,

@@ -128,6 +128,58 @@ it("one slow receiver does not hold up other agents' deliveries", async () => {
   }
 }, 60_000);
 
+it("a worker drains WEBHOOK_CONCURRENCY agents at once, whatever JOB_CONCURRENCY is", async () => {
+  const limited = await createTestDeps({
+    env: {
+      WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
+      JOB_CONCURRENCY: "1",
+      WEBHOOK_CONCURRENCY: "4",
+    },
+  });
+  let inFlight = 0;
+  let mostInFlight = 0;
+  let answered = 0;
+  const receiver = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      setTimeout(() => {
+        inFlight -= 1;
+        answered += 1;
+        res.end();
+      }, 300);
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  const runner = await startJobRunner(limited.deps, limited.config.DATABASE_URL as string);
+  try {
+    const owner = await createUser(limited.deps, {});
+    const agentIds: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const agent = await createAgent(limited.deps, { ownerId: owner.id, displayName: `A${i}` });
+      await putWebhook(limited.deps, agent.id, `${base}/${agent.id}`);
+      agentIds.push(agent.id);
+    }
+    // One commit wakes all six at once.
+    await limited.deps.db.transaction((tx) =>
+      appendEvents(
+        tx,
+        limited.clock.now(),
+        agentIds.map((agentId) => taggedEvent(agentId)),
+      ),
+    );
+    await waitFor(() => answered === 6, 10_000);
+    expect(answered).toBe(6);
+    expect(mostInFlight).toBe(4);
+  } finally {
+    await runner.stop();
+    await new Promise((resolve) => receiver.close(resolve));
+    await limited.close();
+  }
+}, 60_000);
+
 it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not taken twice", async () => {
   const slow = await createTestDeps({
     env: {

@@ -1,21 +1,21 @@
 import { createHmac } from "node:crypto";
 import type { AgentEvent } from "@switchboard/contract";
-import { type Db, schema } from "@switchboard/db";
-import { and, asc, eq, lte, type SQL, sql } from "drizzle-orm";
+import { schema } from "@switchboard/db";
+import { and, eq, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { currentScopes, standingJoins, toVisibleEvent } from "../events/event-visibility";
+import { toVisibleEvent } from "../events/event-visibility";
 import { notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { enqueueRetryDrain } from "../jobs/drain-jobs";
 import { log } from "../log";
 import { metrics } from "../metrics";
 import { pinnedRequest } from "../net/pinned-request";
-import { preparedQuery } from "../prepared-query";
+import { DRAIN_BATCH, deliveryById, dueDeliveries, type LoadedDelivery } from "./due-deliveries";
 import { explainDeliveryError } from "./explain-delivery-error";
 import { emailOwnerAboutWebhook, warnAfter } from "./owner-alerts";
 import { settleDeliveredAttempt } from "./success-settles";
 import { signingSecrets, webhookPolicy } from "./webhook-config";
 
-const { agentContacts, agents, events, users, webhookDeliveries, webhooks } = schema;
+const { webhookDeliveries, webhooks } = schema;
 
 /** Attempt 1 plus one retry per entry of the schedule (the spec's 8 attempts). */
 const maxAttempts = (deps: CoreDeps) => deps.config.WEBHOOK_RETRY_SCHEDULE_S.length + 1;
@@ -65,69 +65,11 @@ export interface DeliveryOutcome {
 }
 
 /**
- * Deliveries with what an attempt needs: the delivery, its webhook, the stored event and the
- * person's grant. The event is found by its id and its time: a delivery is written with its
- * event, its `created_at` being the event's `ts` (append-event.ts), so Postgres reads the one
- * partition of the log that holds it (decision 0047) instead of probing each partition's index.
- */
-function deliveriesWhere(db: Db, where: SQL | undefined) {
-  return db
-    .select({
-      delivery: webhookDeliveries,
-      webhook: webhooks,
-      stored: events,
-      scopes: currentScopes,
-      ownerId: agents.ownerId,
-    })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.agentId, webhookDeliveries.agentId))
-    .innerJoin(agents, eq(agents.id, webhookDeliveries.agentId))
-    .innerJoin(
-      events,
-      and(eq(events.id, webhookDeliveries.eventId), eq(events.ts, webhookDeliveries.createdAt)),
-    )
-    .leftJoin(agentContacts, standingJoins.contact)
-    .leftJoin(users, standingJoins.person)
-    .where(where)
-    .orderBy(asc(webhookDeliveries.eventSeq));
-}
-
-/** How many due deliveries one drain reads at a time. */
-const DRAIN_BATCH = 50;
-
-/**
- * A drain's read (built once, decision 0033): the agent's due pending deliveries in seq order,
- * but for those this drain could not record (`unrecorded`, a bigint array, maybe empty).
- */
-const dueDeliveries = preparedQuery((db) =>
-  deliveriesWhere(
-    db,
-    and(
-      eq(webhookDeliveries.agentId, sql.placeholder("agentId")),
-      // A literal, not a parameter: the generic plan then uses the index of pending deliveries.
-      sql`${webhookDeliveries.status} = 'pending'`,
-      lte(webhookDeliveries.nextAttemptAt, sql.placeholder("now")),
-      sql`${webhookDeliveries.id} <> all(${sql.placeholder("unrecorded")}::bigint[])`,
-    ),
-  )
-    .limit(DRAIN_BATCH)
-    .prepare("webhook_due_deliveries"),
-);
-
-const deliveryById = preparedQuery((db) =>
-  deliveriesWhere(db, eq(webhookDeliveries.id, sql.placeholder("id"))).prepare(
-    "webhook_delivery_by_id",
-  ),
-);
-
-type LoadedDelivery = Awaited<ReturnType<ReturnType<typeof deliveryById>["execute"]>>[number];
-
-/**
  * One attempt at one delivery by its id: `webhook_deliver` jobs enqueued before drains existed,
  * and tests. See `attemptDelivery`.
  */
 export async function deliverWebhook(deps: CoreDeps, deliveryId: number): Promise<DeliveryOutcome> {
-  const [found] = await deliveryById(deps.db).execute({ id: deliveryId });
+  const found = await deliveryById(deps, deliveryId);
   if (!found) return { status: "skipped" };
   return attemptDelivery(deps, found);
 }
@@ -151,11 +93,7 @@ export async function drainWebhook(
   // timer retries them), so one can never hold up the events behind it.
   const unrecorded: number[] = [];
   for (;;) {
-    const due = await dueDeliveries(deps.db).execute({
-      agentId,
-      now: deps.clock.now().toISOString(),
-      unrecorded,
-    });
+    const due = await dueDeliveries(deps, agentId, unrecorded);
     // The webhook's secrets are opened once per batch: every delivery in it has the same row.
     const secrets = due[0] && (await signingSecrets(deps, due[0].webhook, deps.clock.now()));
     let settled = true;

@@ -9,6 +9,7 @@ import { createUser } from "../identity/users";
 import { dropExpiredEvents } from "../maintenance/event-partitions";
 import { createTestDeps } from "../testing";
 import { drainWebhook } from "./deliver-webhook";
+import { dueDeliveries } from "./due-deliveries";
 import { putWebhook } from "./webhook-config";
 
 /**
@@ -142,6 +143,25 @@ it("a drain reads only pending deliveries and each event's own partition, an old
       .filter((node) => node["Relation Name"] === "webhook_deliveries")
       .reduce((sum, node) => sum + (node["Rows Removed by Filter"] ?? 0), 0);
     expect(walked).toBeLessThan(100);
+
+    // The read of several agents woken together, planned the same way: each agent's pending
+    // deliveries through their index, each event in its own partition.
+    const quiet = await createAgent(t.deps, { ownerId: owner.id, displayName: "Quiet" });
+    statements = [];
+    const [due] = await Promise.all([
+      dueDeliveries(deps, agent.id, []),
+      dueDeliveries(deps, quiet.id, []),
+    ]);
+    expect(due?.map((row) => row.delivery.eventId)).toEqual(waiting);
+    const grouped = statements.find(({ query }) => /unnest/.test(query));
+    if (!grouped) throw new Error("the grouped read was not seen");
+    const groupedPlan = await generic(grouped);
+    expect(partitionsRead(groupedPlan)).toEqual(["events_plan_0"]);
+    expect(
+      groupedPlan
+        .filter((node) => node["Relation Name"] === "webhook_deliveries")
+        .reduce((sum, node) => sum + (node["Rows Removed by Filter"] ?? 0), 0),
+    ).toBeLessThan(100);
 
     // Retention at 30 days drops the first week's partition and sweeps its deliveries (found by
     // event id and time), and only those.

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
-import { metrics } from "../metrics";
 import { createTestDeps, taggedEvent } from "../testing";
+import { groupedStatementsSoFar } from "./grouped-statements";
 import { type DeliveredAttempt, settleDeliveredAttempt } from "./success-settles";
 import { putWebhook } from "./webhook-config";
 
@@ -61,24 +61,23 @@ const delivered = (
   wake: [],
 });
 
-/** How many settle statements ran, and how many settles they carried, since `before`. */
-async function settleStatements() {
-  const value = await metrics.settleBatches.get();
-  const pick = (suffix: string) =>
-    value.values.find((v) => v.metricName === `switchboard_webhook_settle_batch_size${suffix}`)
-      ?.value ?? 0;
-  return { statements: pick("_count"), settles: pick("_sum") };
-}
-
 describe("settling delivered attempts", () => {
-  it("records settles asked for together in one statement after the one in flight", async () => {
+  it("records settles asked for together in one statement, and those asked meanwhile in the next", async () => {
     const rows = await pendingDeliveries(10, 3);
-    const before = await settleStatements();
-    await Promise.all(rows.map((row, i) => settleDeliveredAttempt(t.deps, delivered(row, i))));
-    const after = await settleStatements();
-    // The first goes alone at once; the 29 asked for while it ran go in the next statement.
-    expect(after.settles - before.settles).toBe(30);
-    expect(after.statements - before.statements).toBe(2);
+    const before = await groupedStatementsSoFar("settle");
+    const first = rows
+      .slice(0, 20)
+      .map((row, i) => settleDeliveredAttempt(t.deps, delivered(row, i)));
+    // Asked for in a later turn, while the first statement is in flight.
+    await new Promise((resolve) => setImmediate(resolve));
+    const later = rows
+      .slice(20)
+      .map((row, i) => settleDeliveredAttempt(t.deps, delivered(row, i + 20)));
+    await Promise.all([...first, ...later]);
+    expect(await groupedStatementsSoFar("settle")).toEqual({
+      statements: before.statements + 2,
+      items: before.items + 30,
+    });
 
     const settled = await t.deps.db
       .select()

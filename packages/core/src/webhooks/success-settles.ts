@@ -1,7 +1,7 @@
 import type { Sql } from "postgres";
 import type { CoreDeps } from "../deps";
 import { NOTIFY_CHANNEL, notifyPayloads, type Topic } from "../events/notifier";
-import { metrics } from "../metrics";
+import { GroupedStatements } from "./grouped-statements";
 
 /** A delivered attempt, as its settle records it. */
 export interface DeliveredAttempt {
@@ -71,69 +71,44 @@ interface Waiting {
 }
 
 /**
- * Group commit for settles: a settle asked for while none is in flight goes at once, alone;
- * those asked for meanwhile (other agents' drains, each waiting for its own) go together in the
- * next statement. An idle worker adds no wait, a busy one writes one statement for many
- * deliveries. When a batch fails, each of its settles is tried alone, so one the database
- * refuses cannot fail the others.
+ * Writes a group of settles, and answers every settle in it. When the group's statement fails,
+ * each of its settles is tried alone, so one the database refuses cannot fail the others.
  */
-class SettleQueue {
-  private waiting: Waiting[] = [];
-  private flushing = false;
-
-  constructor(private readonly sql: Sql) {}
-
-  settle(attempt: DeliveredAttempt): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ attempt, done: (error) => (error ? reject(error) : resolve()) });
-      if (!this.flushing) void this.flush();
-    });
-  }
-
-  private async flush() {
-    this.flushing = true;
-    try {
-      while (this.waiting.length > 0) {
-        const batch = this.waiting.splice(0, MAX_BATCH);
-        metrics.settleBatches.observe(batch.length);
-        await this.write(batch);
-      }
-    } finally {
-      this.flushing = false;
-    }
-  }
-
-  /** Writes a batch, and answers every settle in it; never throws. */
-  private async write(batch: Waiting[]) {
-    const attempt = async (attempts: DeliveredAttempt[]) => {
-      await settleDelivered(this.sql, attempts);
-    };
-    try {
-      await attempt(batch.map((w) => w.attempt));
-      for (const w of batch) w.done();
-    } catch (error) {
-      if (batch.length === 1) batch[0]?.done(error);
-      else
-        await Promise.all(
-          batch.map((w) =>
-            attempt([w.attempt]).then(
-              () => w.done(),
-              (alone: unknown) => w.done(alone ?? error),
-            ),
+async function settleGroup(sql: Sql, group: Waiting[]): Promise<void> {
+  const write = async (attempts: DeliveredAttempt[]) => {
+    await settleDelivered(sql, attempts);
+  };
+  try {
+    await write(group.map((w) => w.attempt));
+    for (const w of group) w.done();
+  } catch (error) {
+    if (group.length === 1) group[0]?.done(error);
+    else
+      await Promise.all(
+        group.map((w) =>
+          write([w.attempt]).then(
+            () => w.done(),
+            (alone: unknown) => w.done(alone ?? error),
           ),
-        );
-    }
+        ),
+      );
   }
 }
 
-const queues = new WeakMap<Sql, SettleQueue>();
+const queues = new WeakMap<Sql, GroupedStatements<Waiting>>();
 
-/** Records a delivered attempt, in a statement shared with the process's other drains. */
+/**
+ * Records a delivered attempt, in a statement shared with the process's other drains: those
+ * settling in the same turn of the event loop, or while another settle is in flight.
+ */
 export function settleDeliveredAttempt(deps: CoreDeps, attempt: DeliveredAttempt): Promise<void> {
   let queue = queues.get(deps.sql);
   if (!queue) {
-    queue = new SettleQueue(deps.sql);
+    queue = new GroupedStatements("settle", MAX_BATCH, (group) => settleGroup(deps.sql, group));
     queues.set(deps.sql, queue);
   }
-  return queue.settle(attempt);
+  const settling = queue;
+  return new Promise((resolve, reject) =>
+    settling.add({ attempt, done: (error) => (error ? reject(error) : resolve()) }),
+  );
 }
