@@ -42,10 +42,7 @@ const keptConnections = {
  * be delivered twice, which its at-least-once contract allows.
  */
 function closedWhileIdle(request: ClientRequest, error: NodeJS.ErrnoException): boolean {
-  return (
-    request.reusedSocket &&
-    (error.code === "ECONNRESET" || error.code === "EPIPE" || error.code === "ECONNREFUSED")
-  );
+  return request.reusedSocket && (error.code === "ECONNRESET" || error.code === "EPIPE");
 }
 
 export type PinnedResponse =
@@ -116,7 +113,7 @@ export async function pinnedRequest(
             }),
           },
           lookup,
-          ...(agent ? { agent } : { agent: false }),
+          agent: agent ?? false,
         },
         (response) => {
           const declared = Number(response.headers["content-length"]);
