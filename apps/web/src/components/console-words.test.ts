@@ -192,6 +192,32 @@ describe("times before the page is hydrated", () => {
   });
 });
 
+describe("time formats", () => {
+  it("are made as they are first used, not as the module loads", async () => {
+    const made: unknown[] = [];
+    const Real = Intl.DateTimeFormat;
+    // Counts the formatters made; each is still the real one.
+    Intl.DateTimeFormat = new Proxy(Real, {
+      construct(target, args) {
+        made.push(args);
+        return Reflect.construct(target, args);
+      },
+    });
+    try {
+      // A fresh copy of the module (this file's own import has run already).
+      const freshCopy: string = "./format?fresh";
+      const fresh: typeof import("./format") = await import(/* @vite-ignore */ freshCopy);
+      expect(made).toHaveLength(0);
+      fresh.writeForReader(false);
+      expect(fresh.formatTime("2026-11-27T02:59:00Z")).toBe("27 Nov 2026, 02:59");
+      expect(fresh.formatTime("2026-11-28T02:59:00Z")).toBe("28 Nov 2026, 02:59");
+      expect(made).toHaveLength(1);
+    } finally {
+      Intl.DateTimeFormat = Real;
+    }
+  });
+});
+
 describe("mapsUrl", () => {
   it("opens a shared place on OpenStreetMap, and nothing for coordinates that are not one", () => {
     expect(mapsUrl("52.52", "13.405")).toBe(

@@ -16,11 +16,24 @@ export function writeForReader(on: boolean): void {
   forReader = on;
 }
 
+/**
+ * `make()`'s value, made on the first call. Making an `Intl` formatter costs milliseconds in a
+ * browser (its locale data loads): a page that made every format as this module loaded waited
+ * over 100 ms for formats it mostly never uses.
+ */
+function lazily<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => {
+    value ??= make();
+    return value;
+  };
+}
+
 /** A date format in the reader's terms, or in UTC and en-GB while they are not known. */
 function dateFormat(options: Intl.DateTimeFormatOptions): { format(date: Date): string } {
-  const reader = new Intl.DateTimeFormat(undefined, options);
-  const neutral = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...options });
-  return { format: (date) => (forReader ? reader : neutral).format(date) };
+  const reader = lazily(() => new Intl.DateTimeFormat(undefined, options));
+  const neutral = lazily(() => new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...options }));
+  return { format: (date) => (forReader ? reader() : neutral()).format(date) };
 }
 
 /** A date's year, month (0–11) and day where it is read (in UTC while the reader's zone is unknown). */
@@ -32,12 +45,12 @@ function calendarDay(date: Date): [number, number, number] {
 
 const sameCalendarYear = (a: Date, b: Date) => calendarDay(a)[0] === calendarDay(b)[0];
 
-const readerNumber = new Intl.NumberFormat();
-const neutralNumber = new Intl.NumberFormat("en-GB");
+const readerNumber = lazily(() => new Intl.NumberFormat());
+const neutralNumber = lazily(() => new Intl.NumberFormat("en-GB"));
 
 /** A number in the reader's language ("1,234.5" or "1.234,5"). */
 export function formatNumber(value: number): string {
-  return (forReader ? readerNumber : neutralNumber).format(value);
+  return (forReader ? readerNumber() : neutralNumber()).format(value);
 }
 
 const dateTime = dateFormat({ dateStyle: "medium", timeStyle: "short" });
