@@ -1,6 +1,6 @@
 import type { AgentScope } from "@switchboard/contract";
 import { newAgent } from "../support/fixtures";
-import { expect, type Page, test } from "../support/test";
+import { type APIRequestContext, expect, type Page, test } from "../support/test";
 import { signUp } from "./sign-up";
 
 const scopes: AgentScope[] = [
@@ -21,21 +21,27 @@ async function chatWithAgent(page: Page, name: string) {
   return { ...setup, conversationId: page.url().split("/").at(-1) as string };
 }
 
+/** The agent proposes a create_task card in the chat; answers the action's id. */
+async function proposeTask(
+  request: APIRequestContext,
+  chat: Awaited<ReturnType<typeof chatWithAgent>>,
+  title: string,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  const proposed = await request.post("/api/agent/v1/actions", {
+    headers: chat.auth,
+    data: { conversationId: chat.conversationId, skill: "create_task", title, payload },
+  });
+  expect(proposed.status()).toBe(201);
+  return (await proposed.json()).action.id;
+}
+
 test("an edit form whose checks cannot load says so, and works once they can", async ({
   page,
   request,
 }) => {
-  const { auth, conversationId } = await chatWithAgent(page, "Olive Offline");
-  const proposed = await request.post("/api/agent/v1/actions", {
-    headers: auth,
-    data: {
-      conversationId,
-      skill: "create_task",
-      title: "Add a task",
-      payload: { title: "Buy milk" },
-    },
-  });
-  expect(proposed.status()).toBe(201);
+  const chat = await chatWithAgent(page, "Olive Offline");
+  await proposeTask(request, chat, "Add a task", { title: "Buy milk" });
   const card = page.getByTestId("approval-card");
   await expect(card.getByTestId("card-state")).toHaveText("pending");
 
@@ -59,19 +65,11 @@ test("approving an edited create_task card creates the task; the agent sees the 
   page,
   request,
 }) => {
-  const { auth, conversationId } = await chatWithAgent(page, "Avery Approver");
-  const proposed = await request.post("/api/agent/v1/actions", {
-    headers: auth,
-    data: {
-      conversationId,
-      skill: "create_task",
-      title: "Add a shopping task",
-      payload: { title: "Buy milk", priority: "low" },
-    },
+  const chat = await chatWithAgent(page, "Avery Approver");
+  const actionId = await proposeTask(request, chat, "Add a shopping task", {
+    title: "Buy milk",
+    priority: "low",
   });
-  expect(proposed.status()).toBe(201);
-  const actionId = (await proposed.json()).action.id;
-
   // The card arrives live, pending, with what it would do.
   const card = page.getByTestId("approval-card");
   await expect(card.getByTestId("card-state")).toHaveText("pending");
@@ -95,7 +93,7 @@ test("approving an edited create_task card creates the task; the agent sees the 
 
   // The agent hears action.approved with the edit and the created record.
   const updates = await (
-    await request.get("/api/agent/v1/updates?afterSeq=0&wait=5", { headers: auth })
+    await request.get("/api/agent/v1/updates?afterSeq=0&wait=5", { headers: chat.auth })
   ).json();
   const approved = updates.events.find((e: { type: string }) => e.type === "action.approved");
   expect(approved.payload.action).toMatchObject({
@@ -117,7 +115,9 @@ test("approving an edited create_task card creates the task; the agent sees the 
 
   // The agent reads the same task through its own API.
   const tasks = await (
-    await request.get(`/api/agent/v1/conversations/${conversationId}/tasks`, { headers: auth })
+    await request.get(`/api/agent/v1/conversations/${chat.conversationId}/tasks`, {
+      headers: chat.auth,
+    })
   ).json();
   expect(tasks.tasks.map((t: { id: string }) => t.id)).toContain(recordId);
 });
