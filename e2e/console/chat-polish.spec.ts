@@ -258,7 +258,7 @@ test("a spoken note shows its words once, also when the agent repeats them as th
   }
 });
 
-test("/docs fits a phone, its header links are whole, and it leads back to the console", async ({
+test("/docs fits a phone, passes axe with an operation open, and leads back to the console", async ({
   page,
 }) => {
   // Swagger UI is a 1.5 MB bundle: on a busy two-core machine it takes its time to draw.
@@ -288,7 +288,8 @@ test("/docs fits a phone, its header links are whole, and it leads back to the c
         true,
       );
     }
-    expect(await seriousViolations(page, ".docs-header"), `axe on the header ${label}`).toEqual([]);
+    // Swagger UI's markup included (init.js and docs.css mend what axe found in it).
+    expect(await seriousViolations(page), `axe on /docs ${label}`).toEqual([]);
     await page.mouse.move(0, 0);
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(shots, `docs-${viewport.width}.png`) });
