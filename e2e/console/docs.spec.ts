@@ -1,5 +1,6 @@
 import { newAgent } from "../support/fixtures";
 import { expect, test } from "../support/test";
+import { seriousViolations } from "./axe";
 
 /**
  * A strict policy: the reference's own scripts and styles are same-origin files (no eval, no
@@ -110,4 +111,44 @@ test("the reference draws even when its start script runs before the page body i
   await expect(page.getByTestId("api-reference").getByText("Switchboard Agent API")).toBeVisible({
     timeout: 30_000,
   });
+});
+
+test("the quickstart and MCP guides read as pages with this instance's addresses, on a phone too", async ({
+  page,
+  baseURL,
+}) => {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    const label = `at ${viewport.width} px`;
+    await page.setViewportSize(viewport);
+    await page.goto("/docs");
+    await page.getByTestId("docs-quickstart").click();
+    await expect(page).toHaveURL(/\/docs\/quickstart$/);
+    await expect(page).toHaveTitle("Quickstart · Switchboard");
+    const guide = page.getByTestId("docs-guide");
+    await expect(guide.getByRole("heading", { level: 1 })).toHaveText(/^Quickstart/);
+    // Commands name this instance, not the default port the file was written for.
+    await expect(
+      guide.locator("pre").filter({ hasText: `${baseURL}/api/agent/v1/me` }),
+    ).toHaveCount(1);
+    // A file of the repository is words here, not a link this server cannot answer.
+    await expect(guide.locator('a[href*="examples"]')).toHaveCount(0);
+    const fits = await page.evaluate(
+      () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+    );
+    expect(fits, label).toBe(true);
+    expect(await seriousViolations(page), `axe on the quickstart ${label}`).toEqual([]);
+
+    // The guides link to each other, and back to the console.
+    await guide.getByRole("link", { name: "docs/mcp.md" }).click();
+    await expect(page).toHaveURL(/\/docs\/mcp$/);
+    await expect(guide.getByRole("heading", { level: 1 })).toHaveText(
+      "Any MCP client as a Switchboard agent",
+    );
+    expect(await seriousViolations(page), `axe on the MCP guide ${label}`).toEqual([]);
+  }
+  await page.getByTestId("docs-console").click();
+  await expect(page).toHaveURL(/\/signin/);
 });
