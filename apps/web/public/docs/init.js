@@ -31,7 +31,10 @@
   function startReference() {
     const root = document.getElementById("api-reference");
     if (!root) return;
-    new MutationObserver(() => nameControls(root)).observe(root, { childList: true, subtree: true });
+    new MutationObserver(() => nameControls(root)).observe(root, {
+      childList: true,
+      subtree: true,
+    });
     const script = document.createElement("script");
     script.src = "/docs/assets/swagger-ui-bundle.js";
     script.onload = () => {
