@@ -5,26 +5,32 @@ import { expect, test } from "../support/test";
 
 const quickstartFile = () => readFileSync(`${repoRoot}/docs/quickstart.md`, "utf8");
 
-test("/docs links the quickstart, which this instance serves with its own addresses", async ({
+test("/docs links the guides, which this instance serves as pages with its own addresses", async ({
   request,
 }) => {
   const docs = await (await request.get("/docs")).text();
   expect(docs).toContain('href="/docs/quickstart"');
   expect(docs).toContain('href="/docs/mcp"');
-  const quickstart = await request.get("/docs/quickstart");
-  expect(quickstart.status()).toBe(200);
-  expect(quickstart.headers()["content-type"]).toContain("text/plain");
   const port = Number(process.env.E2E_PORT);
-  const served = await quickstart.text();
-  expect(served).toBe(
-    quickstartFile()
-      .replaceAll("http://localhost:3000", `http://localhost:${port}`)
-      .replaceAll("ws://localhost:3001", `ws://localhost:${port + 1}`),
-  );
-  expect(served).not.toContain("localhost:3000");
-  const mcp = await request.get("/docs/mcp");
-  expect(mcp.status()).toBe(200);
-  expect(await mcp.text()).toContain(`http://localhost:${port}/api/agent/v1/mcp`);
+  for (const [url, file, address] of [
+    ["/docs/quickstart", "quickstart.md", `http://localhost:${port}/api/agent/v1/me`],
+    ["/docs/mcp", "mcp.md", `http://localhost:${port}/api/agent/v1/mcp`],
+  ] as const) {
+    const answer = await request.get(url);
+    expect(answer.status(), url).toBe(200);
+    expect(answer.headers()["content-type"], url).toContain("text/html");
+    const page = await answer.text();
+    const words = page.replace(/<[^>]*>/g, "");
+    // Every section of the file, and this instance's address where the file says the default.
+    const headings = readFileSync(`${repoRoot}/docs/${file}`, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("#"))
+      .map((line) => line.replace(/^#+ /, "").replaceAll("`", ""));
+    expect(headings.length, file).toBeGreaterThan(3);
+    for (const heading of headings) expect(words, url).toContain(heading);
+    expect(page, url).toContain(address);
+    expect(page, url).not.toContain("localhost:3000");
+  }
 });
 
 /** Every file of the console's pages and components, as one text. */

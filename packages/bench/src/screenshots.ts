@@ -436,13 +436,15 @@ async function shoot(session: ConsoleSession | null, pages: Record<string, strin
       );
       if (overflow > 0) wide.push(`${name} at ${viewport.width} px (${overflow} px too wide)`);
       // A long page is shot whole in a window as tall as it, so bars fixed to the window's
-      // bottom stay there; the API reference is very long, and its first screen says enough.
+      // bottom stay there; the API reference and the guides are very long, and their first
+      // screen says enough.
+      const firstScreen = name.startsWith("docs");
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      if (name !== "docs" && height > viewport.height)
+      if (!firstScreen && height > viewport.height)
         await page.setViewportSize({ width: viewport.width, height });
       await page.screenshot({
         path: path.join(out, `${name}-${viewport.width}.png`),
-        fullPage: name !== "docs",
+        fullPage: !firstScreen,
       });
       await page.setViewportSize(viewport);
       console.error(`  ${name}-${viewport.width}.png`);
@@ -461,7 +463,12 @@ try {
   while (received < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
 
   const wide = [
-    ...(await shoot(null, { signin: "/signin", signup: "/signup", docs: "/docs" })),
+    ...(await shoot(null, {
+      signin: "/signin",
+      signup: "/signup",
+      docs: "/docs",
+      "docs-quickstart": "/docs/quickstart",
+    })),
     ...(await shoot(session, {
       chats: "/chats",
       chat: `/chats/${world.travelChat}`,
