@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:http";
+import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import {
@@ -35,6 +35,16 @@ function startWorker(): ChildProcess {
   });
 }
 
+/** A webhook receiver on a loopback port: its base address, and a way to close it. */
+async function startReceiver(handler: RequestListener) {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
 const waitFor = async (check: () => boolean, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs;
   while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -42,7 +52,7 @@ const waitFor = async (check: () => boolean, timeoutMs: number) => {
 
 it("a worker killed (kill -9) mid-load loses no delivery: the next worker delivers every event", async () => {
   const received = new Set<string>();
-  const receiver = createServer((req, res) => {
+  const receiver = await startReceiver((req, res) => {
     req.resume();
     req.on("end", () => {
       // Slow enough that the kill lands while deliveries are in flight.
@@ -52,12 +62,11 @@ it("a worker killed (kill -9) mid-load loses no delivery: the next worker delive
       }, 30);
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const workers: ChildProcess[] = [];
   try {
     const owner = await createUser(t.deps, {});
     const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Crashy" });
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    const url = `${receiver.base}/in`;
     await putWebhook(t.deps, agent.id, url);
     const committed: string[] = [];
     const emit = async (n: number) => {
@@ -85,13 +94,13 @@ it("a worker killed (kill -9) mid-load loses no delivery: the next worker delive
     // Killed workers leave their heartbeats: gone with them, so the next test's drains do not
     // send a share of their wake-ups to processes that no longer run.
     await t.deps.sql`delete from job_worker_heartbeats`;
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 }, 120_000);
 
 it("one slow receiver does not hold up other agents' deliveries", async () => {
   const arrived = new Map<string, number>();
-  const receiver = createServer((req, res) => {
+  const receiver = await startReceiver((req, res) => {
     req.resume();
     req.on("end", () => {
       const slow = req.url === "/slow";
@@ -99,14 +108,12 @@ it("one slow receiver does not hold up other agents' deliveries", async () => {
       setTimeout(() => res.end(), slow ? 3000 : 0);
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
   try {
     const owner = await createUser(t.deps, {});
     const agentFor = async (path: string) => {
       const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: path });
-      await putWebhook(t.deps, agent.id, `${base}${path}`);
+      await putWebhook(t.deps, agent.id, `${receiver.base}${path}`);
       return agent.id;
     };
     const slow = await agentFor("/slow");
@@ -124,7 +131,7 @@ it("one slow receiver does not hold up other agents' deliveries", async () => {
     expect(took).toBeLessThan(2500); // well before the slow agent's first answer
   } finally {
     await runner.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 }, 60_000);
 
@@ -139,7 +146,7 @@ it("a worker drains WEBHOOK_CONCURRENCY agents at once, whatever JOB_CONCURRENCY
   let inFlight = 0;
   let mostInFlight = 0;
   let answered = 0;
-  const receiver = createServer((req, res) => {
+  const receiver = await startReceiver((req, res) => {
     req.resume();
     req.on("end", () => {
       inFlight += 1;
@@ -151,15 +158,13 @@ it("a worker drains WEBHOOK_CONCURRENCY agents at once, whatever JOB_CONCURRENCY
       }, 300);
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   const runner = await startJobRunner(limited.deps, limited.config.DATABASE_URL as string);
   try {
     const owner = await createUser(limited.deps, {});
     const agentIds: string[] = [];
     for (let i = 0; i < 6; i++) {
       const agent = await createAgent(limited.deps, { ownerId: owner.id, displayName: `A${i}` });
-      await putWebhook(limited.deps, agent.id, `${base}/${agent.id}`);
+      await putWebhook(limited.deps, agent.id, `${receiver.base}/${agent.id}`);
       agentIds.push(agent.id);
     }
     // One commit wakes all six at once.
@@ -175,7 +180,7 @@ it("a worker drains WEBHOOK_CONCURRENCY agents at once, whatever JOB_CONCURRENCY
     expect(mostInFlight).toBe(4);
   } finally {
     await runner.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
     await limited.close();
   }
 }, 60_000);
@@ -190,7 +195,7 @@ it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not tak
   });
   let requests = 0;
   let answered = false;
-  const receiver = createServer((req, res) => {
+  const receiver = await startReceiver((req, res) => {
     requests++;
     req.resume();
     // A delivery far longer than JOB_LOCK_STALE_S (several sweeps happen meanwhile).
@@ -199,16 +204,11 @@ it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not tak
       res.end();
     }, 5000);
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const runner = await startJobRunner(slow.deps, slow.config.DATABASE_URL as string);
   try {
     const owner = await createUser(slow.deps, {});
     const agent = await createAgent(slow.deps, { ownerId: owner.id, displayName: "Patient" });
-    await putWebhook(
-      slow.deps,
-      agent.id,
-      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`,
-    );
+    await putWebhook(slow.deps, agent.id, `${receiver.base}/in`);
     await slow.deps.db.transaction((tx) =>
       appendEvents(tx, slow.clock.now(), [taggedEvent(agent.id, "slow")]),
     );
@@ -218,7 +218,7 @@ it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not tak
     expect(requests).toBe(1);
   } finally {
     await runner.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
     await slow.close();
   }
 }, 60_000);
@@ -226,7 +226,7 @@ it("a live worker's long job keeps its lock past JOB_LOCK_STALE_S: it is not tak
 it("events committed while the webhook is off arrive after resume, in order; an answer with NUL bytes stalls nothing", async () => {
   const arrived: string[] = [];
   let answer: { status: number; body: string } = { status: 410, body: "" };
-  const receiver = createServer((req, res) => {
+  const receiver = await startReceiver((req, res) => {
     req.resume();
     req.on("end", () => {
       arrived.push(req.headers["x-svc-event-id"] as string);
@@ -234,16 +234,11 @@ it("events committed while the webhook is off arrive after resume, in order; an 
       res.end(answer.body);
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
   try {
     const owner = await createUser(t.deps, {});
     const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Offline" });
-    await putWebhook(
-      t.deps,
-      agent.id,
-      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`,
-    );
+    await putWebhook(t.deps, agent.id, `${receiver.base}/in`);
     const emit = async () =>
       (
         await t.deps.db.transaction((tx) =>
@@ -273,27 +268,26 @@ it("events committed while the webhook is off arrive after resume, in order; an 
     expect(arrived.slice(4)).toEqual(later);
   } finally {
     await runner.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 }, 60_000);
 
 it("a delivered event logs nothing at info; a failed attempt logs its delivery line", async () => {
   let status = 200;
-  const receiver = createServer((req, res) => {
+  const receiver = await startReceiver((req, res) => {
     req.resume();
     req.on("end", () => {
       res.statusCode = status;
       res.end();
     });
   });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const lines: string[] = [];
   const restore = captureLogs(lines);
   const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
   try {
     const owner = await createUser(t.deps, {});
     const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Quiet" });
-    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`;
+    const url = `${receiver.base}/in`;
     await putWebhook(t.deps, agent.id, url);
     /** Appends an event and waits until its attempt is settled as `status`. */
     const attempted = async (status: "succeeded" | "pending") => {
@@ -322,6 +316,6 @@ it("a delivered event logs nothing at info; a failed attempt logs its delivery l
   } finally {
     restore();
     await runner.stop();
-    await new Promise((resolve) => receiver.close(resolve));
+    await receiver.close();
   }
 }, 30_000);
