@@ -273,6 +273,8 @@ test("/docs fits a phone, passes axe with an operation open, and leads back to t
     const label = `at ${viewport.width} px`;
     // With an operation open too: its parameters and responses must fit as well.
     await page.locator("#operations-Messaging-sendMessage .opblock-summary").click();
+    // Its path is text now (no link inside the button), and the address still names it.
+    await expect(page).toHaveURL(/#\/Messaging\/sendMessage$/);
     await expect(
       page.locator("#operations-Messaging-sendMessage .responses-table").first(),
     ).toBeVisible();
