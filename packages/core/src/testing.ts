@@ -6,6 +6,7 @@ import type { CoreDeps } from "./deps";
 import { CoreError } from "./errors";
 import { Notifier } from "./events/notifier";
 import { LeaseKeeper } from "./limits/leases";
+import { metrics } from "./metrics";
 
 /**
  * Internals that tests and tools reach past the operations with: writing events directly,
@@ -77,4 +78,19 @@ export async function coreFailure(promise: Promise<unknown>): Promise<CoreError 
 /** "ok" when the call succeeds, else the code of the CoreError it refused with (others rethrow). */
 export async function codeOf(call: Promise<unknown>): Promise<string> {
   return (await coreFailure(call))?.code ?? "ok";
+}
+
+/**
+ * How many of the webhook drains' grouped statements of a kind ran so far, and how many items
+ * they carried (decision 0057).
+ */
+export async function groupedStatementsSoFar(statement: "due_read" | "settle") {
+  const { values } = await metrics.webhookBatches.get();
+  const pick = (suffix: string) =>
+    values.find(
+      (v) =>
+        v.metricName === `switchboard_webhook_statement_batch_size${suffix}` &&
+        v.labels.statement === statement,
+    )?.value ?? 0;
+  return { statements: pick("_count"), items: pick("_sum") };
 }

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
-import { createTestDeps, taggedEvent } from "../testing";
+import { createTestDeps, groupedStatementsSoFar, taggedEvent } from "../testing";
 import { DRAIN_BATCH, dueDeliveries } from "./due-deliveries";
-import { groupedStatementsSoFar } from "./grouped-statements";
 import { putWebhook } from "./webhook-config";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;

@@ -37,15 +37,3 @@ export class GroupedStatements<Item> {
     }
   }
 }
-
-/** For tests: how many statements of a kind ran so far, and how many items they carried. */
-export async function groupedStatementsSoFar(statement: "due_read" | "settle") {
-  const { values } = await metrics.webhookBatches.get();
-  const pick = (suffix: string) =>
-    values.find(
-      (v) =>
-        v.metricName === `switchboard_webhook_statement_batch_size${suffix}` &&
-        v.labels.statement === statement,
-    )?.value ?? 0;
-  return { statements: pick("_count"), items: pick("_sum") };
-}

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
-import { createTestDeps, taggedEvent } from "../testing";
-import { groupedStatementsSoFar } from "./grouped-statements";
+import { createTestDeps, groupedStatementsSoFar, taggedEvent } from "../testing";
 import { type DeliveredAttempt, settleDeliveredAttempt } from "./success-settles";
 import { putWebhook } from "./webhook-config";
 
