@@ -39,6 +39,7 @@ async function personWithEverything(page: Page, request: Parameters<typeof agent
     carded: `Book the dentist ${tag}`,
     self: `deploy ${tag} finished`,
     owned: `Prefetch Butler ${tag}`,
+    stranger: `Prefetch Stranger ${tag}`,
     token: `laptop ${tag}`,
   };
   const owner = await createUser(deps(), { displayName: "Owner" });
@@ -92,7 +93,13 @@ async function personWithEverything(page: Page, request: Parameters<typeof agent
   // An agent of their own, idle (its usage never expires mid-test, which would re-read it).
   const owned = await createAgent(deps(), { ownerId: me, displayName: words.owned });
   await mintAgentToken(deps(), owned.id, { name: words.token });
-  return { me, words, conversationId, threadId, ownedId: owned.id };
+  // An agent not yet added: its consent card.
+  const stranger = await createAgent(deps(), {
+    ownerId: owner.id,
+    displayName: words.stranger,
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  return { me, words, conversationId, threadId, ownedId: owned.id, strangerNum: stranger.num };
 }
 
 /**
@@ -100,7 +107,7 @@ async function personWithEverything(page: Page, request: Parameters<typeof agent
  * it read, a change the pages loaded after it would hear of.
  */
 function firstHtml(world: Awaited<ReturnType<typeof personWithEverything>>) {
-  const { words, conversationId, threadId, ownedId } = world;
+  const { words, conversationId, threadId, ownedId, strangerNum } = world;
   return [
     { path: "/chats", shows: [["chat-row", words.agent]] },
     { path: "/inbox", shows: [["inbox-thread-subject", words.subject]] },
@@ -142,6 +149,13 @@ function firstHtml(world: Awaited<ReturnType<typeof personWithEverything>>) {
       ],
     },
     { path: "/agents/status", shows: [["service-version", "(Node "]] },
+    {
+      path: `/chats/add?agent=${strangerNum}`,
+      shows: [
+        ["consent-card", words.stranger],
+        ["consent-owner", "Made by Owner"],
+      ],
+    },
     {
       path: `/chats/${conversationId}`,
       shows: [
@@ -194,7 +208,7 @@ test("every page answers with its data in the first HTML, and the browser reads 
   browser,
   request,
 }) => {
-  test.setTimeout(180_000); // twenty-four page loads, each waiting for its live link to settle
+  test.setTimeout(180_000); // twenty-six page loads, each waiting for its live link to settle
   const world = await personWithEverything(page, request);
   const wroteAt = Date.now();
 

@@ -1,16 +1,22 @@
-"use client";
-
 import Link from "next/link";
-import { useSearchParams } from "next/navigation";
-import { Suspense } from "react";
 import { normalizeAgentNumber } from "~/components/agent-number";
 import { Icon } from "~/components/icon";
 import ui from "~/components/ui/layout.module.css";
+import { HydrateClient, trpc } from "~/trpc/server";
 import { ConsentCardView } from "../_components/consent-card";
 import { AddPerson, FindAgent } from "../_components/find-agent";
 
-function AddAgent() {
-  const agent = normalizeAgentNumber(useSearchParams().get("agent") ?? "");
+/**
+ * Adding an agent: find it by number, then its consent card (`?agent=`), read on the server so
+ * the first HTML already says who the agent is and what it asks for.
+ */
+export default async function AddAgentPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ agent?: string | string[] }>;
+}) {
+  const { agent: asked } = await searchParams;
+  const agent = normalizeAgentNumber(typeof asked === "string" ? asked : "");
   return (
     <>
       <title>Add an agent · Switchboard</title>
@@ -25,16 +31,12 @@ function AddAgent() {
         </div>
       </div>
       <FindAgent initial={agent} />
-      {agent && <ConsentCardView agent={agent} />}
+      {agent && (
+        <HydrateClient queries={[trpc.chats.consentCard.queryOptions({ agent })]}>
+          <ConsentCardView agent={agent} />
+        </HydrateClient>
+      )}
       <AddPerson />
     </>
-  );
-}
-
-export default function AddAgentPage() {
-  return (
-    <Suspense>
-      <AddAgent />
-    </Suspense>
   );
 }
