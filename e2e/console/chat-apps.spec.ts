@@ -1,12 +1,12 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { scopeSentence } from "@switchboard/contract";
 import { newAgent } from "../support/fixtures";
 import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
-/** Words only developers use: scope names, sizes in bytes. */
+/** Words only developers use: scope names, sizes in bytes, ids. */
 const DEVELOPER_WORDS =
-  /\b(messages|emails|tasks|reminders|events|notes|calls):(read|write)\b|\d+\s?[KM]B\b|:read\b/;
+  /\b(messages|emails|tasks|reminders|events|notes|calls):(read|write)\b|\d+\s?[KM]B\b|:read\b|\b(usr|agt|cnv|msg|eth|eml|evt|act|tsk|rem|cev|not|pst|pcm|cal|obj)_\w/;
 
 const pageText = (page: Page) => page.locator("main").innerText();
 
@@ -43,7 +43,16 @@ test("person pages describe scopes in sentences; the consent card names the agen
   await expect(page.getByTestId("chat-settings")).toContainText(scopeSentence("calls:read"));
   expect(await pageText(page)).not.toMatch(DEVELOPER_WORDS);
 
-  for (const path of ["/chats", "/inbox", "/feed", "/calls", "/records/tasks", "/records/notes"]) {
+  for (const path of [
+    "/chats",
+    "/inbox",
+    "/feed",
+    "/calls",
+    "/records/tasks",
+    "/records/reminders",
+    "/records/events",
+    "/records/notes",
+  ]) {
     await page.goto(path);
     await expect(page.locator("main h1").first()).toBeVisible();
     expect(await pageText(page), path).not.toMatch(DEVELOPER_WORDS);
@@ -110,6 +119,8 @@ test("a chat reads like the apps people know: times, days, places, voice words o
 
   await page.getByTestId("composer-text").fill("Where do we meet?");
   await page.keyboard.press("Enter");
+  // The agent answers once the question is stored (it would otherwise be stored first).
+  await expect(page.getByTestId("chat-message")).toHaveAttribute("data-message-id", /^msg_/);
   const send = (data: Record<string, unknown>) =>
     request.post("/api/agent/v1/messages", { headers: auth, data: { conversationId, ...data } });
   expect((await send({ type: "text", content: "At the harbour." })).status()).toBe(201);
@@ -130,6 +141,22 @@ test("a chat reads like the apps people know: times, days, places, voice words o
   await expect(time).toHaveText(/^(now|1 min)$/);
   await expect(time).toHaveAttribute("title", /\d{4}/);
   await expect(page.getByTestId("chat-row").getByTestId("relative-time")).toHaveText(/now|min/);
+
+  // A sender's messages in a row sit together: a new sender's first one has space above it.
+  // (Measured in one go: the markdown renderer arriving changes the bubbles' heights.)
+  const gapsAbove = () =>
+    messages.evaluateAll((items) =>
+      items.map((item, i) => {
+        const above = items[i - 1]?.getBoundingClientRect().bottom;
+        return above === undefined ? 0 : item.getBoundingClientRect().top - above;
+      }),
+    );
+  await expect
+    .poll(async () => {
+      const [, newSender = 0, sameSender = 0] = await gapsAbove();
+      return newSender - sameSender;
+    })
+    .toBeGreaterThan(4);
 
   // A place opens in a map on OpenStreetMap's site; the console loads no tiles itself.
   const maps = page.getByTestId("open-in-maps");
@@ -158,6 +185,15 @@ test("a chat reads like the apps people know: times, days, places, voice words o
   await page.keyboard.press("Enter");
   await expect(second.getByTestId("message-reactions")).toContainText("❤️", { timeout: 15_000 });
   await expect(react).toBeFocused();
+  // While the keyboard is in a message, its time reads in full after its words; others' do not.
+  const after = (time: Locator) =>
+    time.evaluate((element) => getComputedStyle(element, "::after").content);
+  const full = await second.getByTestId("relative-time").getAttribute("title");
+  expect(await after(second.getByTestId("relative-time"))).toBe(`" · ${full}"`);
+  expect(await after(messages.first().getByTestId("relative-time"))).toBe("none");
+  // A row of the chat list has no room for it: its time stays short (its title has it in full).
+  await page.getByTestId("chat-row").first().focus();
+  expect(await after(page.getByTestId("chat-row").getByTestId("relative-time"))).toBe("none");
   await expect(page.getByRole("menu")).toHaveCount(0);
 
   // The thread fills the screen; the page itself does not scroll, at 1280 px and on a phone.

@@ -9,6 +9,7 @@ import {
   formatTime,
   writeForReader,
 } from "../format";
+import styles from "./time.module.css";
 
 const noChanges = () => () => {};
 
@@ -62,11 +63,12 @@ export function useNow(): Date {
   return new Date(useSyncExternalStore(subscribe, snapshot, serverSnapshot));
 }
 
-const styles = { message: formatChatTime, list: formatListTime } as const;
+const wordings = { message: formatChatTime, list: formatListTime } as const;
 
 /**
  * A time as chat apps show it ("now", "5 min", "Yesterday 18:02"), with the full local date and
- * time on hover (its title).
+ * time on hover (its title). A message's time (not a list row's, which has no room) also reads
+ * in full while keyboard focus is in the message.
  */
 export function RelativeTime({
   iso,
@@ -74,7 +76,7 @@ export function RelativeTime({
   className,
 }: {
   iso: string;
-  style?: keyof typeof styles;
+  style?: keyof typeof wordings;
   className?: string;
 }) {
   const hydrated = useReaderTimes();
@@ -87,11 +89,14 @@ export function RelativeTime({
       key={hydrated ? "reader" : "server"}
       dateTime={iso}
       title={full}
-      className={className}
+      data-full={full}
+      className={
+        [style === "message" && styles.inFull, className].filter(Boolean).join(" ") || undefined
+      }
       suppressHydrationWarning
       data-testid="relative-time"
     >
-      {styles[style](iso, current)}
+      {wordings[style](iso, current)}
     </time>
   );
 }

@@ -438,11 +438,11 @@ function JsonEditor({
       return;
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      setProblem("The payload must be a JSON object");
+      setProblem("The details must be one JSON object, in { }");
       return;
     }
     if (new TextEncoder().encode(JSON.stringify(parsed)).length > MAX_PAYLOAD_BYTES) {
-      setProblem(`The payload must be at most ${MAX_PAYLOAD_BYTES / 1024} KB`);
+      setProblem("These details are too long to send: shorten them");
       return;
     }
     setProblem(null);
@@ -451,7 +451,7 @@ function JsonEditor({
   return (
     <div className={ui.stack}>
       <label>
-        Payload (JSON)
+        The details, as the agent wrote them (JSON)
         <textarea
           className={ui.mono}
           rows={8}
