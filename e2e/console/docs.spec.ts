@@ -136,10 +136,11 @@ test("the quickstart and MCP guides read as pages with this instance's addresses
     ).toHaveCount(1);
     // A file of the repository is words here, not a link this server cannot answer.
     await expect(guide.locator('a[href*="examples"]')).toHaveCount(0);
-    const fits = await page.evaluate(
-      () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
-    );
-    expect(fits, label).toBe(true);
+    const fits = () =>
+      page.evaluate(
+        () => document.documentElement.scrollWidth <= document.documentElement.clientWidth,
+      );
+    expect(await fits(), `the quickstart ${label}`).toBe(true);
     expect(await seriousViolations(page), `axe on the quickstart ${label}`).toEqual([]);
 
     // The guides link to each other, and back to the console.
@@ -148,6 +149,7 @@ test("the quickstart and MCP guides read as pages with this instance's addresses
     await expect(guide.getByRole("heading", { level: 1 })).toHaveText(
       "Any MCP client as a Switchboard agent",
     );
+    expect(await fits(), `the MCP guide ${label}`).toBe(true);
     expect(await seriousViolations(page), `axe on the MCP guide ${label}`).toEqual([]);
   }
   await page.getByTestId("docs-console").click();

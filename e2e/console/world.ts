@@ -8,6 +8,7 @@ import {
   proposeAction,
   putWebhook,
   sendAgentMessage,
+  sendPersonEmail,
   sendPersonMessage,
 } from "@switchboard/core";
 import { deps, newAgent } from "../support/fixtures";
@@ -21,7 +22,7 @@ type Proposal = Parameters<typeof proposeAction>[2];
 
 /**
  * A signed-in person who owns an agent and chats with it, with something on every page: a chat
- * with messages (one with a link) and a card for each platform skill plus a custom one, records
+ * with messages (one with a link), an email thread with the agent, and a card for each platform skill plus a custom one, records
  * the change cards name, a webhook whose host does not exist (so its deliveries fail in words),
  * and the agent's history. Names are long on purpose: they must truncate, not widen a page.
  */
@@ -41,6 +42,12 @@ export async function consoleWorld(page: Page) {
     conversationId,
     type: "text",
     content: "Of course. I drafted it at https://example.com/plans/week-48 — have a look.",
+  });
+
+  const { threadId } = await sendPersonEmail(deps(), me, {
+    to: [agent.num],
+    subject: "The week ahead, in one place",
+    content: "Could you send the plan by email too? I like having it in my inbox.",
   });
 
   const task = await createRecord(deps(), me, "task", {
@@ -164,7 +171,8 @@ export async function consoleWorld(page: Page) {
   });
   // An event after the webhook was set: its delivery fails, since the host does not exist.
   await sendPersonMessage(deps(), me, agent.id, { type: "text", content: "Thanks, looking now." });
-  return { ...account, me, agent, conversationId, records: { task, reminder, event, note } };
+  const records = { task, reminder, event, note };
+  return { ...account, me, agent, conversationId, threadId, records };
 }
 
 /**
@@ -188,6 +196,7 @@ export function consolePages(world: Awaited<ReturnType<typeof consoleWorld>>) {
     consent: `/chats/add?agent=${world.agent.num}`,
     chat: `/chats/${world.conversationId}`,
     inbox: "/inbox",
+    thread: `/inbox/${world.threadId}`,
     compose: "/inbox/new",
     feed: "/feed",
     calls: "/calls",
