@@ -468,6 +468,7 @@ try {
       signup: "/signup",
       docs: "/docs",
       "docs-quickstart": "/docs/quickstart",
+      "docs-mcp": "/docs/mcp",
     })),
     ...(await shoot(session, {
       chats: "/chats",
