@@ -89,7 +89,6 @@ export function RelativeTime({
       key={hydrated ? "reader" : "server"}
       dateTime={iso}
       title={full}
-      data-full={full}
       className={
         [style === "message" && styles.inFull, className].filter(Boolean).join(" ") || undefined
       }
