@@ -11,3 +11,10 @@ export interface DocsLink {
   label: string;
   testId?: string;
 }
+
+/** The guides: Markdown files of the repository's docs/, each a page under /docs. */
+export const guides = {
+  quickstart: { file: "quickstart.md", title: "Quickstart" },
+  mcp: { file: "mcp.md", title: "MCP" },
+} as const;
+export type Guide = keyof typeof guides;

@@ -4,8 +4,10 @@ import path from "node:path";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import ReactMarkdown, { type Components } from "react-markdown";
+import { getDeps } from "~/server/deps";
 import { DocsHeader } from "./docs-header";
-import { type DocsLink, documents } from "./documents";
+import "./docs.css";
+import { documents, type Guide, guides } from "./documents";
 
 /** A file of the repository's docs/, found above the server's working directory. */
 function docsFile(name: string): string | null {
@@ -23,11 +25,19 @@ async function readerOrigin(): Promise<URL> {
   return new URL(`${sent.get("x-forwarded-proto") ?? "http"}://${host}`);
 }
 
+const guideNames = Object.keys(guides) as Guide[];
+
 /** The guides' links to each other, by file name. */
-const guidePages: Record<string, string> = {
-  "quickstart.md": documents.quickstart.href,
-  "mcp.md": documents.mcp.href,
-};
+const guidePages: Record<string, string> = Object.fromEntries(
+  guideNames.map((guide) => [guides[guide].file, documents[guide].href]),
+);
+
+/** The guide's text with this instance's addresses where it says the default ports. */
+function withOurAddresses(text: string, origin: URL): string {
+  return text
+    .replaceAll("http://localhost:3000", origin.origin)
+    .replaceAll("ws://localhost:3001", `ws://${origin.hostname}:${getDeps().config.WS_PORT}`);
+}
 
 /**
  * Links in a guide: web addresses open as they are; a link to another guide opens its page here;
@@ -52,27 +62,19 @@ const components: Components = {
 };
 
 /**
- * A guide of the repository's docs/ as a page under the docs header: Markdown rendered on the
- * server (raw HTML in it stays text), with `fill` putting this instance's addresses where the
- * file names the default ones.
+ * A guide of the repository's docs/ as a page under the docs header, linking the references and
+ * the other guides: Markdown rendered on the server (raw HTML in it stays text), with this
+ * instance's addresses.
  */
-export async function GuidePage({
-  file,
-  title,
-  links,
-  fill,
-}: {
-  file: string;
-  title: string;
-  links: DocsLink[];
-  fill: (text: string, origin: URL) => string;
-}) {
+export async function GuidePage({ guide }: { guide: Guide }) {
+  const { file, title } = guides[guide];
   const found = docsFile(file);
   if (!found) notFound();
-  const text = fill(await readFile(found, "utf8"), await readerOrigin());
+  const text = withOurAddresses(await readFile(found, "utf8"), await readerOrigin());
+  const others = guideNames.filter((other) => other !== guide).map((other) => documents[other]);
   return (
     <div className="docs-page">
-      <DocsHeader title={title} links={links} />
+      <DocsHeader title={title} links={[documents.agent, documents.dev, ...others]} />
       <main className="docs-guide" data-testid="docs-guide">
         <ReactMarkdown components={components}>{text}</ReactMarkdown>
       </main>
