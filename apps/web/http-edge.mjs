@@ -109,7 +109,8 @@ function answeredAtEdge(request, response) {
   }
   if (!isApiPath(request.url)) {
     if (!PAGE_METHODS.includes(request.method)) {
-      refuseUnread(response,
+      refuseUnread(
+        response,
         edgeErrors.method,
         `Pages answer ${PAGE_METHODS.join(", ")}; ${request.method} is for /api routes`,
         { Allow: PAGE_METHODS.join(", ") },
@@ -117,7 +118,7 @@ function answeredAtEdge(request, response) {
       return true;
     }
     if (hasBody(request)) {
-      X response, edgeErrors.pageBody, "Pages take no request body");
+      refuseUnread(response, edgeErrors.pageBody, "Pages take no request body");
       return true;
     }
   }
