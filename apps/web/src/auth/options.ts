@@ -154,7 +154,7 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
           const deps = getDeps();
           const network = clientNetwork(
             new Headers(req.headers as Record<string, string>),
-            deps.config.TRUST_PROXY_HOPS,
+            deps.config.TRUSTED_PROXIES,
           );
           const user = await verifyCredentials(deps, input.email, input.password, {
             network,

@@ -215,7 +215,7 @@ async function admitPost(request: Request): Promise<Post> {
       "The MCP endpoint takes the Agent API's credential: Authorization: Bearer agent:<token>",
     );
   const deps = getDeps();
-  const client = { family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS) };
+  const client = { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) };
   const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
   let first: Admit<AgentAdmission>;
   try {

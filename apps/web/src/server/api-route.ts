@@ -111,7 +111,7 @@ function apiRoute<P>(surface: Surface<P>) {
           const principal = admit
             ? await admit()
             : await surface.authenticate(deps, credentialSecret(surface, request), {
-                family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS),
+                family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES),
               });
           principalId = surface.idOf(principal);
           rate = (principal as { rate?: RateState }).rate;

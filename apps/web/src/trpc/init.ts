@@ -40,7 +40,7 @@ export async function createContext({ req }: { req: Request }): Promise<Context>
     deps,
     user: session?.user ?? null,
     standing: session?.standing,
-    clientNetwork: clientNetwork(req.headers, deps.config.TRUST_PROXY_HOPS),
+    clientNetwork: clientNetwork(req.headers, deps.config.TRUSTED_PROXIES),
   };
 }
 
