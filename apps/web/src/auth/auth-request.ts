@@ -1,6 +1,8 @@
 import { CoreError } from "@switchboard/core";
 import { NextRequest } from "next/server";
-import { readBodyText } from "~/server/read-body";
+import { clientNetwork } from "~/server/client-network";
+import { getDeps } from "~/server/deps";
+import { callerKey, readBodyText } from "~/server/read-body";
 import { errorResponse } from "~/server/responses";
 
 /**
@@ -19,7 +21,11 @@ export async function readAuthRequest(request: NextRequest): Promise<NextRequest
   if (!request.body) return request;
   let text: string;
   try {
-    text = await readBodyText(request, AUTH_BODY_BYTES);
+    const network = clientNetwork(request.headers, getDeps().config.TRUSTED_PROXIES);
+    text = await readBodyText(request, {
+      caller: callerKey({ network }),
+      maxBytes: AUTH_BODY_BYTES,
+    });
   } catch (error) {
     if (error instanceof CoreError) return errorResponse(error.code, error.message, error.details);
     throw error;
