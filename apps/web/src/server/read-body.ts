@@ -123,7 +123,9 @@ export async function readBodyText(request: Request, options: ReadBodyOptions): 
       chunks.push(value);
     }
   } catch (error) {
-    await reader.cancel().catch(() => {});
+    // Not awaited: a body stream made from an async iterator settles a cancel only after its
+    // pending read, which for a stalled client never comes.
+    reader.cancel().catch(() => {});
     throw error;
   } finally {
     budget.release(caller, held);
