@@ -1,5 +1,5 @@
 // The web process's HTTP edge, loaded before Next (`node --import ./http-edge.mjs next start`).
-// Two kinds of request never reach a route handler, so no route can answer them in the spec's
+// Some requests never reach a route handler, so no route can answer them in the spec's
 // envelope, and Node or Next would answer them bare (an empty 400, a 431, a text 500):
 // - bytes that are not a readable HTTP request (a broken request line, headers over the limit);
 // - methods Next does not route (TRACE, PROPFIND, …), which Next answers with a 500;
@@ -7,7 +7,7 @@
 //   body, yet Next buffers any page request's body (up to 10 MB) for the proxy (proxy.ts) before
 //   anyone is known. A page is answered GET, HEAD and OPTIONS without a body; anything else is
 //   refused here without reading a byte of the body, and the connection is closed.
-// This wraps every HTTP server the process creates so both get an envelope answer. (Paths and
+// This wraps every HTTP server the process creates so all of them get an envelope answer. (Paths and
 // queries that are not valid UTF-8 are the web app's own guard's: src/server/raw-requests.ts.) Plain
 // JavaScript, since Next's server runs without a TypeScript loader; the codes are checked against
 // the contract's registry by http-edge.test.ts.
@@ -58,11 +58,15 @@ function refuse(request, response, kind, message, headers = {}) {
   request.resume(); // read and drop any body
 }
 
-/** Whether the request goes to an API route (`/api`, `/api/…`, dot segments resolved). */
+/**
+ * Whether the request goes to an API route (`/api`, `/api/…`), its path read as Next reads it:
+ * repeated slashes merged, dot segments resolved.
+ */
 export function isApiPath(url) {
   let pathname;
   try {
-    pathname = new URL(url ?? "/", "http://edge.invalid").pathname;
+    const path = (url ?? "/").split("?")[0].replace(/\/{2,}/g, "/");
+    pathname = new URL(path, "http://edge.invalid").pathname;
   } catch {
     return false;
   }

@@ -126,12 +126,8 @@ describe("the web process's HTTP edge", () => {
       "GET /chats HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
     expect(page).toMatch(/^HTTP\/1.1 200 /);
-    expect([
-      isApiPath("/api"),
-      isApiPath("/api/trpc/x"),
-      isApiPath("/apis"),
-      isApiPath("/"),
-    ]).toEqual([true, true, false, false]);
+    const paths = ["/api", "/api/trpc/x", "//api//trpc?x=//", "/apis", "/", "/api/../signin"];
+    expect(paths.map(isApiPath)).toEqual([true, true, true, false, false, false]);
   });
 
   it("keeps serving after a client resets mid-request", async () => {
