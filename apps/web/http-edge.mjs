@@ -1,9 +1,13 @@
 // The web process's HTTP edge, loaded before Next (`node --import ./http-edge.mjs next start`).
-// Two kinds of request never reach a route handler, so no route can answer them in the spec's
+// Some requests never reach a route handler, so no route can answer them in the spec's
 // envelope, and Node or Next would answer them bare (an empty 400, a 431, a text 500):
 // - bytes that are not a readable HTTP request (a broken request line, headers over the limit);
-// - methods Next does not route (TRACE, PROPFIND, …), which Next answers with a 500.
-// This wraps every HTTP server the process creates so both get an envelope answer. (Paths and
+// - methods Next does not route (TRACE, PROPFIND, …), which Next answers with a 500;
+// - a body sent to a page. Every path outside /api is a page (or a static file), and none takes a
+//   body, yet Next buffers any page request's body (up to 10 MB) for the proxy (proxy.ts) before
+//   anyone is known. A page is answered GET, HEAD and OPTIONS without a body; anything else is
+//   refused here without reading a byte of the body, and the connection is closed.
+// This wraps every HTTP server the process creates so all of them get an envelope answer. (Paths and
 // queries that are not valid UTF-8 are the web app's own guard's: src/server/raw-requests.ts.) Plain
 // JavaScript, since Next's server runs without a TypeScript loader; the codes are checked against
 // the contract's registry by http-edge.test.ts.
@@ -12,15 +16,20 @@ import http from "node:http";
 /** The methods Next routes (route handlers, pages); everything else is answered here. */
 const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
 
+/** The methods a page answers; none of them with a request body. */
+const PAGE_METHODS = ["GET", "HEAD", "OPTIONS"];
+
 export const edgeErrors = {
   method: { status: 405, code: "method_not_allowed" },
   headers: { status: 431, code: "headers_too_large" },
   malformed: { status: 400, code: "malformed_request" },
+  pageBody: { status: 413, code: "payload_too_large" },
 };
 
 const reasons = {
   400: "Bad Request",
   405: "Method Not Allowed",
+  413: "Payload Too Large",
   431: "Request Header Fields Too Large",
 };
 
@@ -49,6 +58,45 @@ function refuse(request, response, kind, message, headers = {}) {
   request.resume(); // read and drop any body
 }
 
+/**
+ * Whether the request goes to an API route (`/api`, `/api/…`), its path read as Next reads it:
+ * repeated slashes merged, dot segments resolved.
+ */
+export function isApiPath(url) {
+  let pathname;
+  try {
+    const path = (url ?? "/").split("?")[0].replace(/\/{2,}/g, "/");
+    pathname = new URL(path, "http://edge.invalid").pathname;
+  } catch {
+    return false;
+  }
+  return pathname === "/api" || pathname.startsWith("/api/");
+}
+
+/** Whether the request says a body follows (a length over zero, or any transfer coding). */
+function hasBody(request) {
+  const length = request.headers["content-length"];
+  return (
+    request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")
+  );
+}
+
+/**
+ * Refuses without reading the body: the answer goes out at once and Node closes the connection
+ * after it (`Connection: close`), so the rest of the client's bytes are never taken in.
+ */
+function refuseUnread(response, kind, message, headers = {}) {
+  const { status, body } = envelope(kind, message);
+  response.shouldKeepAlive = false;
+  response.writeHead(status, {
+    ...fixedHeaders,
+    ...headers,
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
+  });
+  response.end(body);
+}
+
 /** Answers here what no route could; false lets the request through to Next. */
 function answeredAtEdge(request, response) {
   if (!ROUTED.has(request.method)) {
@@ -62,6 +110,21 @@ function answeredAtEdge(request, response) {
       },
     );
     return true;
+  }
+  if (!isApiPath(request.url)) {
+    if (!PAGE_METHODS.includes(request.method)) {
+      refuseUnread(
+        response,
+        edgeErrors.method,
+        `Pages answer ${PAGE_METHODS.join(", ")}; ${request.method} is for /api routes`,
+        { Allow: PAGE_METHODS.join(", ") },
+      );
+      return true;
+    }
+    if (hasBody(request)) {
+      refuseUnread(response, edgeErrors.pageBody, "Pages take no request body");
+      return true;
+    }
   }
   return false;
 }

@@ -23,5 +23,7 @@ export function proxy(request: NextRequest): NextResponse {
 export const config = {
   // Pages only. API routes keep their own fixed policy (next.config.ts) and are never proxied:
   // Next would buffer a proxied request's body in memory, and bodies are capped as they stream.
+  // A page request never carries a body this far: the HTTP edge (http-edge.mjs) refuses one
+  // unread.
   matcher: [{ source: "/((?!api(?:/|$)|_next/static/|_next/image|favicon.ico).*)" }],
 };

@@ -437,6 +437,112 @@ test("console routes (tRPC, /api/auth, /api/console, /docs) with odd headers: ne
   expect(after.status).toBe(200);
 });
 
+/** next-auth's endpoints, every one the console can reach. */
+const authEndpoints = fc.constantFrom(
+  "csrf",
+  "session",
+  "providers",
+  "signin",
+  "signin/credentials",
+  "callback/credentials",
+  "signout",
+  "error",
+  "verify-request",
+  "_log",
+);
+/** The fields next-auth reads from a body or query, and some it does not. */
+const authField = fc.constantFrom(
+  "callbackUrl",
+  "csrfToken",
+  "email",
+  "password",
+  "json",
+  "redirect",
+  "error",
+  "__proto__",
+);
+const callbackText = fc.oneof(
+  anyText,
+  fc.constantFrom(
+    "/chats",
+    "b",
+    "//evil.example",
+    "/\\evil.example",
+    "http://localhost/x",
+    "javascript:x",
+  ),
+);
+const authInput = fc.dictionary(authField, fc.oneof(callbackText, anyValue), { maxKeys: 5 });
+const authBody = fc.oneof(
+  authInput.map((fields) => ({ type: "application/json", body: JSON.stringify(fields) })),
+  authInput.map((fields) => ({
+    type: "application/x-www-form-urlencoded",
+    body: Object.entries(fields)
+      .map(
+        ([name, value]) =>
+          `${encode(name)}=${encode(typeof value === "string" ? value : (JSON.stringify(value) ?? ""))}`,
+      )
+      .join("&"),
+  })),
+);
+const authQuery = fc.dictionary(
+  fc.constantFrom("callbackUrl", "error", "csrf", "json"),
+  callbackText,
+  {
+    maxKeys: 3,
+  },
+);
+const authCookie = fc.option(
+  fc.record({
+    name: fc.constantFrom(
+      "next-auth.callback-url",
+      "__Secure-next-auth.callback-url",
+      "next-auth.csrf-token",
+    ),
+    value: callbackText,
+  }),
+);
+/** What a Location header may hold: printable ASCII, no quote or space (all percent-encoded). */
+const ENCODED_URL = /^[\x21\x23-\x26\x28-\x7e]*$/;
+
+test("next-auth's endpoints with odd JSON and form bodies, queries and cookies: never a 5xx, Location always encoded", async ({
+  baseURL,
+}) => {
+  test.slow();
+  await fc.assert(
+    fc.asyncProperty(
+      authEndpoints,
+      authQuery,
+      authCookie,
+      fc.constantFrom("GET", "POST"),
+      authBody,
+      async (endpoint, query, cookie, method, { type, body }) => {
+        const search = Object.entries(query)
+          .map(([name, value]) => `${name}=${encode(value)}`)
+          .join("&");
+        const path = `/api/auth/${endpoint}${search ? `?${search}` : ""}`;
+        const headers: Record<string, string> = { "Content-Type": type };
+        if (cookie) headers.Cookie = `${cookie.name}=${encode(cookie.value)}`;
+        const answer = await rawRequest(
+          baseURL as string,
+          method,
+          path,
+          headers,
+          method === "POST" ? body : undefined,
+        );
+        const where = `${method} ${path} ${headers.Cookie ?? ""} ${method === "POST" ? body : ""} → ${answer.status} ${answer.text.slice(0, 300)}`;
+        expect(answer.status, where).toBeLessThan(500);
+        expect(answer.text, where).not.toMatch(INTERNALS);
+        const location = answer.headers.location;
+        if (location !== undefined) expect(String(location), where).toMatch(ENCODED_URL);
+      },
+    ),
+    { numRuns: numRuns * 8, seed, endOnFailure: false },
+  );
+  const after = await rawRequest(baseURL as string, "GET", "/api/healthz");
+  expect(after.status).toBe(200);
+});
+
 test("bytes that are not HTTP, and oversized headers, get the envelope and leave the service up", async ({
   baseURL,
 }) => {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { networkInterfaces } from "node:os";
 import { Readiness } from "@switchboard/contract";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -62,8 +63,8 @@ it("serves metrics only with METRICS_TOKEN, the job queue's depth among them", a
 });
 
 it("without METRICS_TOKEN serves metrics only to this machine, a proxy's client counting", async () => {
-  // One trusted proxy (TRUST_PROXY_HOPS=1) on this machine: its clients are who scrapes.
-  const config = { ...t.deps.config, METRICS_TOKEN: undefined, TRUST_PROXY_HOPS: 1 };
+  // One trusted proxy on this machine: its clients are who scrapes.
+  const config = { ...t.deps.config, METRICS_TOKEN: undefined, TRUSTED_PROXIES: ["127.0.0.1"] };
   const open = createWorkerServer({ ...t.deps, config });
   await new Promise<void>((resolve) => open.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(open.address() as AddressInfo).port}/metrics`;
@@ -82,4 +83,34 @@ it("without METRICS_TOKEN serves metrics only to this machine, a proxy's client 
   } finally {
     await new Promise((resolve) => open.close(resolve));
   }
+});
+
+/** This machine's address on a real interface: a peer that is not loopback. */
+function outsideAddress(): string {
+  const address = Object.values(networkInterfaces())
+    .flat()
+    .find((entry) => entry && entry.family === "IPv4" && !entry.internal)?.address;
+  if (!address) throw new Error("this test needs a network interface other than loopback");
+  return address;
+}
+
+it("believes X-Forwarded-For only from a listed proxy: a direct peer cannot claim loopback", async () => {
+  const outside = outsideAddress();
+  const scrape = async (trusted: string[], forwardedFor: string) => {
+    const config = { ...t.deps.config, METRICS_TOKEN: undefined, TRUSTED_PROXIES: trusted };
+    const open = createWorkerServer({ ...t.deps, config });
+    await new Promise<void>((resolve) => open.listen(0, outside, resolve));
+    try {
+      const url = `http://${outside}:${(open.address() as AddressInfo).port}/metrics`;
+      return (await fetch(url, { headers: { "X-Forwarded-For": forwardedFor } })).status;
+    } finally {
+      await new Promise((resolve) => open.close(resolve));
+    }
+  };
+  for (const claim of ["127.0.0.1", "::1", "1.2.3.4, 127.0.0.1"]) {
+    expect(await scrape([], claim), claim).toBe(403);
+    expect(await scrape(["10.0.0.0/8"], claim), claim).toBe(403);
+  }
+  // The same header from a listed proxy is its client's address.
+  expect(await scrape([`${outside}/32`], "127.0.0.1")).toBe(200);
 });

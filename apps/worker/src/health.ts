@@ -13,7 +13,7 @@ import {
  * The worker's HTTP side on WS_PORT: `/healthz` (alive: the database answers), `/readyz` (take
  * traffic: the database has this code's migrations), `/metrics` (Prometheus, with the job queue's
  * depth: as the web's, only to METRICS_TOKEN's Bearer when set, else only to a client on this
- * machine, the client as TRUST_PROXY_HOPS finds it), and the WebSocket stream upgrades.
+ * machine, the client as TRUSTED_PROXIES finds it: a forwarded header counts only from a listed proxy), and the WebSocket stream upgrades.
  */
 export function createWorkerServer(deps: CoreDeps): Server {
   registerDatabaseMetrics(deps);
@@ -40,7 +40,7 @@ export function createWorkerServer(deps: CoreDeps): Server {
       const client = proxiedClient(
         request.socket.remoteAddress,
         Array.isArray(forwarded) ? forwarded.join(",") : forwarded,
-        config.TRUST_PROXY_HOPS,
+        config.TRUSTED_PROXIES,
       );
       const refusal = metricsRefusal(config, request.headers.authorization, client);
       if (refusal)

@@ -91,6 +91,14 @@ const cases: Case[] = [
       post("/api/auth/callback/credentials", "application/x-www-form-urlencoded", BODY_BYTES),
     ),
   },
+  // Pages take no body: the edge refuses these unread (decision 0061).
+  ...["/signin", "/chats"].map(
+    (page): Case => ({
+      name: `${PARALLEL} × 10 MB POST ${page} (a page)`,
+      process: "web",
+      run: parallel(() => post(page, "application/x-www-form-urlencoded", 10 * 1024 * 1024)),
+    }),
+  ),
 ];
 
 let failed = false;

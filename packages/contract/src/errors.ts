@@ -32,6 +32,8 @@ export const errorStatus = {
   method_not_allowed: 405,
   conflict: 409,
   too_many_pending: 409,
+  /** A request body arrived slower than the server's floor rate and was cut off. */
+  request_timeout: 408,
   payload_too_large: 413,
   /** The request's header block is over the server's limit (answered before any route runs). */
   headers_too_large: 431,

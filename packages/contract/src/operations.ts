@@ -116,11 +116,14 @@ export const surfaceErrors = {
   ],
 } as const satisfies Record<ApiSurface, readonly ErrorCode[]>;
 
-/** Errors that come with taking input: a bad query or body, a body over the size cap. */
+/**
+ * Errors that come with taking input: a bad query or body, a body over the size cap or arriving
+ * too slowly.
+ */
 export function inputErrors(op: OperationDef): ErrorCode[] {
   const codes: ErrorCode[] = [];
   if (op.query || op.body) codes.push("validation_error");
-  if (op.body) codes.push("payload_too_large");
+  if (op.body) codes.push("payload_too_large", "request_timeout");
   return codes;
 }
 

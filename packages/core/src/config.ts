@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseProxyRange } from "./net/trusted-proxies";
 
 const seconds = (fallback: string) =>
   z
@@ -59,15 +60,27 @@ export const ConfigSchema = z.object({
   /** Console sign-ups per client network per hour. */
   LIMIT_SIGNUPS_PER_IP: positive(20),
   /**
-   * Proxies in front of the web app that append the address they got a request from to
-   * X-Forwarded-For; the client is that many hops back. 0: clients connect directly and the
-   * header is ignored (anyone can send one).
+   * Addresses and CIDR ranges of the proxies in front of this process (web or worker), comma
+   * separated (`10.0.0.0/8, ::1`). Forwarded headers (X-Forwarded-For, -Host, -Proto) are
+   * believed only from a peer in this list, and the client is the first address, walking back
+   * through X-Forwarded-For, that is not in it. Empty (the default): clients connect directly and
+   * every forwarded header is ignored (anyone can send one).
    */
-  TRUST_PROXY_HOPS: count(0),
+  TRUSTED_PROXIES: list.superRefine((entries, ctx) => {
+    for (const entry of entries)
+      if (!parseProxyRange(entry))
+        ctx.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR range` });
+  }),
+  /** Replaced by TRUSTED_PROXIES: a count of hops believed X-Forwarded-For from any peer. */
+  TRUST_PROXY_HOPS: z
+    .undefined({
+      error: "is replaced by TRUSTED_PROXIES (the proxies' addresses or CIDR ranges)",
+    })
+    .optional(),
   /**
    * The console's public URL (`https://console.example.com`). Set, it is the console's origin for
-   * redirects, cookies, the Origin check and HSTS; unset, the request's Host is (and the proxy's
-   * X-Forwarded-Host/-Proto only when TRUST_PROXY_HOPS > 0).
+   * redirects, cookies, the Origin check and HSTS; unset, the request's Host is (and a trusted
+   * proxy's X-Forwarded-Host/-Proto, see TRUSTED_PROXIES).
    */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Console (tRPC) requests per person per minute, across every web process. */

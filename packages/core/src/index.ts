@@ -161,9 +161,9 @@ export {
   metricsAllowed,
   metricsRefusal,
   metricsText,
-  proxiedClient,
   registerDatabaseMetrics,
 } from "./metrics";
+export { forwardedClient, parseProxyRange, proxiedClient } from "./net/trusted-proxies";
 // Objects (serving stored media by Range)
 export { type ByteRange, parseByteRange } from "./objects/byte-range";
 export type { MediaKind } from "./objects/prepare-media";

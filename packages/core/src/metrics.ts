@@ -228,26 +228,6 @@ export function metricsRefusal(
       };
 }
 
-/**
- * The client of a request that came from `peer` (the socket's address) through `hops` trusted
- * proxies (TRUST_PROXY_HOPS), each appending the address it got the request from to
- * `X-Forwarded-For`: the address that many hops back. With no trusted proxy, the peer, whatever
- * a client wrote there. Null when unknown.
- */
-export function proxiedClient(
-  peer: string | null | undefined,
-  forwardedFor: string | null | undefined,
-  hops: number,
-): string | null {
-  if (!peer) return null;
-  const forwarded = (forwardedFor ?? "")
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  const chain = [...forwarded, peer];
-  return chain[Math.max(0, chain.length - 1 - hops)] || null;
-}
-
 /** Whether `address` is this machine's (IPv4 127/8, IPv6 ::1, or IPv4-mapped 127/8). */
 export function isLoopback(address: string | null | undefined): boolean {
   const bare = (address ?? "").replace(/^\[|\]$/g, "").replace(/^::ffff:/i, "");

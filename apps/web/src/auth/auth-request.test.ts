@@ -3,7 +3,7 @@ import { createTestDeps } from "@switchboard/core/testing";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { provideDeps } from "~/server/deps";
-import { AUTH_BODY_BYTES, readAuthRequest } from "./auth-request";
+import { AUTH_BODY_BYTES, isCallbackUrl, readAuthRequest } from "./auth-request";
 import { authLogger, getAuthOptions, SIGN_IN_FAILED, signInInput } from "./options";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
@@ -64,6 +64,80 @@ describe("readAuthRequest", () => {
     );
     expect(answer).toBeInstanceOf(NextRequest);
     expect(await (answer as NextRequest).text()).toBe("email=a%40b.example&password=x&csrfToken=t");
+  });
+});
+
+describe("readAuthRequest's checks of what next-auth would fail on", () => {
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    new NextRequest(`http://localhost/api/auth/${path}`, { headers });
+  const refusedWith = async (answer: NextRequest | Response, path: string) => {
+    expect(answer).toBeInstanceOf(Response);
+    expect((answer as Response).status).toBe(400);
+    const body = await (answer as Response).json();
+    expect(body.error.code).toBe("validation_error");
+    expect(body.error.issues[0].path).toBe(path);
+  };
+
+  it("refuses a body value that is not text, and a callback URL that is not one (400)", async () => {
+    for (const body of ['{"callbackUrl":{"a":1}}', '{"csrfToken":["x"]}', '{"json":true}'])
+      await refusedWith(
+        await readAuthRequest(post(body, "application/json"), ["callback", "credentials"]),
+        Object.keys(JSON.parse(body))[0] as string,
+      );
+    for (const form of ["callbackUrl=b", "callbackUrl=%2F%2Fevil.example", "callbackUrl=%2Fa%00"])
+      await refusedWith(
+        await readAuthRequest(post(form, "application/x-www-form-urlencoded"), ["signout"]),
+        "callbackUrl",
+      );
+  });
+
+  it("refuses an odd callbackUrl or error in the query, and odd path segments", async () => {
+    await refusedWith(
+      await readAuthRequest(get("session?callbackUrl=b"), ["session"]),
+      "callbackUrl",
+    );
+    await refusedWith(await readAuthRequest(get("error?error=%00"), ["error"]), "error");
+    await refusedWith(
+      await readAuthRequest(get("error?error=%27%20OR%201%3D1--"), ["error"]),
+      "error",
+    );
+    await refusedWith(await readAuthRequest(get("error/%27%20OR"), ["error", "' OR"]), "path");
+    await refusedWith(await readAuthRequest(get("signin/%00"), ["signin", "\u0000"]), "path");
+    // What next-auth's own pages send passes.
+    for (const [path, segments] of [
+      ["error?error=CredentialsSignin", ["error"]],
+      ["session?callbackUrl=%2Fchats", ["session"]],
+      ["signin?callbackUrl=http%3A%2F%2Flocalhost%2Fchats", ["signin"]],
+    ] as const)
+      expect(await readAuthRequest(get(path), segments)).toBeInstanceOf(NextRequest);
+  });
+
+  it("answers a bad callback-url cookie with 400 and clears it", async () => {
+    const answer = await readAuthRequest(get("session", { Cookie: "next-auth.callback-url=b" }), [
+      "session",
+    ]);
+    await refusedWith(answer, "cookie.next-auth.callback-url");
+    expect((answer as Response).headers.get("set-cookie")).toMatch(
+      /^next-auth\.callback-url=; Path=\/; Max-Age=0/,
+    );
+    const good = get("session", { Cookie: "next-auth.callback-url=http%3A%2F%2Flocalhost%2F" });
+    expect(await readAuthRequest(good, ["session"])).toBeInstanceOf(NextRequest);
+  });
+
+  it("takes paths and http(s) URLs as callback URLs, nothing else", () => {
+    for (const url of ["/", "/chats?x=1", "http://localhost:3000/a", "https://c.example"])
+      expect(isCallbackUrl(url), url).toBe(true);
+    for (const url of [
+      "b",
+      "//evil.example",
+      "/\\evil.example",
+      "javascript:alert(1)",
+      "/a b",
+      "/\u0000",
+      { a: 1 },
+      "",
+    ])
+      expect(isCallbackUrl(url), String(url)).toBe(false);
   });
 });
 

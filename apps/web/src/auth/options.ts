@@ -72,12 +72,13 @@ export function requestOrigin(headers: Headers): string | undefined {
 /**
  * next-auth's redirect rule against `origin`: a path or a URL on `origin` stays; anything else
  * (another site, a protocol-relative `//host`) goes to `origin`'s root, so callbackUrl cannot
- * send a person off-site.
+ * send a person off-site. The answer is percent-encoded: it goes into `Location`.
  */
 export function sameOriginRedirect(url: string, origin: string): string {
-  if (url.startsWith("/") && !url.startsWith("//")) return `${origin}${url}`;
   try {
-    if (new URL(url).origin === origin) return url;
+    if (url.startsWith("/") && !/^\/[/\\]/.test(url)) return new URL(`${origin}${url}`).href;
+    const absolute = new URL(url);
+    if (absolute.origin === origin) return absolute.href;
   } catch {
     // not a URL: fall through to the root
   }
@@ -154,7 +155,7 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
           const deps = getDeps();
           const network = clientNetwork(
             new Headers(req.headers as Record<string, string>),
-            deps.config.TRUST_PROXY_HOPS,
+            deps.config.TRUSTED_PROXIES,
           );
           const user = await verifyCredentials(deps, input.email, input.password, {
             network,

@@ -16,9 +16,9 @@ import {
 } from "@switchboard/contract";
 import { authorizeAgentRequest, CoreError, parseAuthorization } from "@switchboard/core";
 import type { Admit } from "~/server/api-route";
-import { clientFamily } from "~/server/client-network";
+import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
-import { MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
+import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
 import { errorResponse, toErrorResponse } from "~/server/responses";
 import { type AgentAdmission, type AgentRoute, agentRoutes } from "./routes";
 
@@ -98,6 +98,8 @@ async function toolResult(response: Response): Promise<CallToolResult> {
 /** One POST: the caller's request, and how each of its tool calls is let in. */
 interface Post {
   request: Request;
+  /** Whose share of the body budget the POST's body counts against (`callerKey`). */
+  caller: string;
   /**
    * The next tool call's admission. The first rides on the POST's own authentication (one
    * counted request); further calls of a batch authenticate and count one request each.
@@ -215,21 +217,25 @@ async function admitPost(request: Request): Promise<Post> {
       "The MCP endpoint takes the Agent API's credential: Authorization: Bearer agent:<token>",
     );
   const deps = getDeps();
-  const client = { family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS) };
+  const client = { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) };
   const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
   let first: Admit<AgentAdmission>;
+  let caller: string;
   try {
     const admission = await authorize();
     first = async () => admission;
+    caller = callerKey({ agentId: admission.agentId });
   } catch (error) {
     if (!(error instanceof CoreError && PER_CALL_REFUSALS.has(error.code))) throw error;
     first = async () => {
       throw error;
     };
+    caller = callerKey({ network: clientNetwork(request.headers, deps.config.TRUSTED_PROXIES) });
   }
   let firstTaken = false;
   return {
     request,
+    caller,
     admit() {
       if (!firstTaken) {
         firstTaken = true;
@@ -252,7 +258,7 @@ export async function handleMcp(request: Request): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
     const post = await admitPost(request);
-    const text = await readBodyText(request, MAX_BODY_BYTES);
+    const text = await readBodyText(request, { caller: post.caller, maxBytes: MAX_BODY_BYTES });
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

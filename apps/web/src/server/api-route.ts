@@ -22,7 +22,7 @@ import {
 import type { z } from "zod";
 import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
-import { readBodyText } from "./read-body";
+import { callerKey, readBodyText } from "./read-body";
 import { errorResponse, json, toErrorResponse } from "./responses";
 import { assertStorableInput, storableQuery } from "./storable-input";
 
@@ -62,6 +62,8 @@ interface Surface<P> {
   ): Promise<P>;
   /** Who the request log names: the agent, or the developer key's user. */
   idOf(principal: P): string;
+  /** Whose share of the body budget the request's body counts against (`callerKey`). */
+  callerOf(principal: P): string;
 }
 
 const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> = {
@@ -69,6 +71,7 @@ const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> =
   credential: "agent",
   authenticate: authorizeAgentRequest,
   idOf: (principal) => principal.agentId,
+  callerOf: (principal) => callerKey({ agentId: principal.agentId }),
 };
 
 const devSurface: Surface<DeveloperPrincipal> = {
@@ -76,6 +79,7 @@ const devSurface: Surface<DeveloperPrincipal> = {
   credential: "dev",
   authenticate: authenticateDeveloper,
   idOf: (principal) => principal.userId,
+  callerOf: (principal) => callerKey({ userId: principal.userId }),
 };
 
 /**
@@ -111,14 +115,16 @@ function apiRoute<P>(surface: Surface<P>) {
           const principal = admit
             ? await admit()
             : await surface.authenticate(deps, credentialSecret(surface, request), {
-                family: clientFamily(request.headers, deps.config.TRUST_PROXY_HOPS),
+                family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES),
               });
           principalId = surface.idOf(principal);
           rate = (principal as { rate?: RateState }).rate;
           const rawQuery = storableQuery(new URL(request.url));
           const query = options.query ? options.query.parse(rawQuery) : undefined;
           const body = options.body
-            ? options.body.parse(await readJson(request, options.optionalBody ?? false))
+            ? options.body.parse(
+                await readJson(request, surface.callerOf(principal), options.optionalBody ?? false),
+              )
             : undefined;
           const params = Object.fromEntries(
             Object.entries((await context.params) ?? {}).map(([k, v]) => [k, String(v)]),
@@ -243,8 +249,8 @@ function credentialSecret(surface: Surface<unknown>, request: Request): string {
   throw new CoreError("unauthorized", why);
 }
 
-async function readJson(request: Request, optional: boolean): Promise<unknown> {
-  const text = await readBodyText(request);
+async function readJson(request: Request, caller: string, optional: boolean): Promise<unknown> {
+  const text = await readBodyText(request, { caller });
   if (text.trim() === "") {
     if (optional) return {};
     throw new CoreError("validation_error", "A JSON body is required", {

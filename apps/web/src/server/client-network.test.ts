@@ -9,22 +9,32 @@ const headers = (peer: string | null, forwarded?: string) =>
 
 describe("clientNetwork", () => {
   it("is the socket's peer when no proxy is trusted, whatever X-Forwarded-For says", () => {
-    expect(clientNetwork(headers("198.51.100.4", "1.2.3.4"), 0)).toBe("198.51.100.4");
-    expect(clientNetwork(headers("::ffff:127.0.0.1"), 0)).toBe("127.0.0.1");
+    expect(clientNetwork(headers("198.51.100.4", "1.2.3.4"), [])).toBe("198.51.100.4");
+    expect(clientNetwork(headers("::ffff:127.0.0.1"), [])).toBe("127.0.0.1");
+  });
+
+  it("is the socket's peer when the peer is not a listed proxy: rotating the header buys nothing", () => {
+    for (const forwarded of ["1.2.3.4", "5.6.7.8", "127.0.0.1"])
+      expect(clientNetwork(headers("198.51.100.4", forwarded), ["10.0.0.0/8"])).toBe(
+        "198.51.100.4",
+      );
   });
 
   it("is the address a trusted proxy appended, not one the client put in front", () => {
     // client sent "1.2.3.4"; our proxy (the peer) appended the address it saw.
-    expect(clientNetwork(headers("10.0.0.2", "1.2.3.4, 198.51.100.4"), 1)).toBe("198.51.100.4");
-    expect(clientNetwork(headers("10.0.0.3", "1.2.3.4, 198.51.100.4, 10.0.0.2"), 2)).toBe(
+    const proxies = ["10.0.0.0/8"];
+    expect(clientNetwork(headers("10.0.0.2", "1.2.3.4, 198.51.100.4"), proxies)).toBe(
       "198.51.100.4",
     );
-    // Fewer hops than configured: the first address there is.
-    expect(clientNetwork(headers("10.0.0.2"), 3)).toBe("10.0.0.2");
+    expect(clientNetwork(headers("10.0.0.3", "1.2.3.4, 198.51.100.4, 10.0.0.2"), proxies)).toBe(
+      "198.51.100.4",
+    );
+    // A listed proxy that forwarded nothing: the proxy itself.
+    expect(clientNetwork(headers("10.0.0.2"), proxies)).toBe("10.0.0.2");
   });
 
   it("is unknown without a peer", () => {
-    expect(clientNetwork(headers(null, "1.2.3.4"), 1)).toBeNull();
+    expect(clientNetwork(headers(null, "1.2.3.4"), ["0.0.0.0/0"])).toBeNull();
   });
 });
 

@@ -9,19 +9,19 @@ import { proxiedClient } from "@switchboard/core";
 export const PEER_HEADER = "x-switchboard-peer";
 
 /**
- * The client's network, for limits per source (decision 0023-websec-client-network): with no
- * trusted proxy the socket's peer; behind `hops` proxies that each append the address they got
- * the request from, the address that many hops back in `X-Forwarded-For`. IPv4 addresses count
- * alone, IPv6 ones by their /64 (one subscriber's whole block). Null when unknown.
+ * The client's network, for limits per source (decision 0023-websec-client-network): the socket's
+ * peer, or, when the peer is one of the `trusted` proxies (TRUSTED_PROXIES), the first address
+ * back through `X-Forwarded-For` that is not. IPv4 addresses count alone, IPv6 ones by their /64
+ * (one subscriber's whole block). Null when unknown.
  */
-export function clientNetwork(headers: Headers, hops: number): string | null {
-  const client = clientAddress(headers, hops);
+export function clientNetwork(headers: Headers, trusted: readonly string[]): string | null {
+  const client = clientAddress(headers, trusted);
   return client ? networkOf(client) : null;
 }
 
 /** The client's address as `clientNetwork` finds it (not reduced to a network); null when unknown. */
-export function clientAddress(headers: Headers, hops: number): string | null {
-  return proxiedClient(headers.get(PEER_HEADER)?.trim(), headers.get("x-forwarded-for"), hops);
+export function clientAddress(headers: Headers, trusted: readonly string[]): string | null {
+  return proxiedClient(headers.get(PEER_HEADER)?.trim(), headers.get("x-forwarded-for"), trusted);
 }
 
 export function networkOf(address: string): string | null {
@@ -45,7 +45,7 @@ export function networkOf(address: string): string | null {
 }
 
 /** The client's address family (a token's "last used from"); null when unknown. */
-export function clientFamily(headers: Headers, hops: number): "ipv4" | "ipv6" | null {
-  const network = clientNetwork(headers, hops);
+export function clientFamily(headers: Headers, trusted: readonly string[]): "ipv4" | "ipv6" | null {
+  const network = clientNetwork(headers, trusted);
   return network === null ? null : network.includes(":") ? "ipv6" : "ipv4";
 }

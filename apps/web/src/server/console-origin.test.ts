@@ -2,9 +2,11 @@ import { describe, expect, it } from "vitest";
 import { isHost, settleOriginHeaders } from "./console-origin";
 
 type Raw = Record<string, string | string[] | undefined>;
-const settle = (headers: Raw, hops = 0, PUBLIC_URL?: string) => {
+/** Settled as sent from `peer`, with the proxies of 10.0.0.0/8 trusted when `trusted` is 1. */
+const settle = (headers: Raw, trusted = 0, PUBLIC_URL?: string, peer = "10.0.0.2") => {
   const copy = { ...headers };
-  const refused = settleOriginHeaders(copy, { TRUST_PROXY_HOPS: hops, PUBLIC_URL });
+  const TRUSTED_PROXIES = trusted ? ["10.0.0.0/8"] : [];
+  const refused = settleOriginHeaders(copy, peer, { TRUSTED_PROXIES, PUBLIC_URL });
   return { refused, headers: copy };
 };
 
@@ -43,6 +45,30 @@ describe("settleOriginHeaders", () => {
       expect(refused).toBeNull();
       expect(headers).toEqual({ host: "localhost:3000" });
     }
+  });
+
+  it("drops forwarded host and protocol from a peer that is not a listed proxy", () => {
+    const { refused, headers } = settle(
+      { host: "localhost:3000", "x-forwarded-host": "evil.example", "x-forwarded-proto": "https" },
+      1,
+      undefined,
+      "203.0.113.9",
+    );
+    expect(refused).toBeNull();
+    expect(headers).toEqual({ host: "localhost:3000" });
+  });
+
+  it("counts the trusted proxies a request passed to find their entry", () => {
+    // Two trusted proxies (10.0.0.1 appended by 10.0.0.2): the first one's values count.
+    const { headers } = settle(
+      {
+        host: "a",
+        "x-forwarded-for": "198.51.100.4, 10.0.0.1",
+        "x-forwarded-host": "evil.example, console.example.com, inner.example",
+      },
+      1,
+    );
+    expect(headers["x-forwarded-host"]).toBe("console.example.com");
   });
 
   it("refuses a Host that is not a host", () => {

@@ -1,7 +1,9 @@
+import { forwardedClient } from "@switchboard/core";
+
 /**
  * Where the console's origin comes from (decision 0034): `PUBLIC_URL` when set, else the Host the
- * request came to, with a proxy's `X-Forwarded-Host`/`-Proto` only when proxies are trusted
- * (`TRUST_PROXY_HOPS` > 0). The web app's raw-request guard settles these headers once per
+ * request came to, with a proxy's `X-Forwarded-Host`/`-Proto` only when the request came through
+ * a trusted proxy (`TRUSTED_PROXIES`, decision 0061). The web app's raw-request guard settles these headers once per
  * request, before Next, next-auth or a route reads them, so everything downstream that reads
  * "X-Forwarded-Host, else Host" gets the one answer, and an odd value is refused there (400)
  * instead of failing later as an `Invalid URL` (500).
@@ -9,7 +11,7 @@
 
 export interface OriginSettings {
   PUBLIC_URL?: string;
-  TRUST_PROXY_HOPS: number;
+  TRUSTED_PROXIES: readonly string[];
 }
 
 type RawHeaders = Record<string, string | string[] | undefined>;
@@ -26,7 +28,7 @@ export function isHost(value: string): boolean {
 }
 
 /**
- * The value a trusted chain of `hops` proxies put in a list header: each appends (or sets) its
+ * The value a chain of `hops` trusted proxies put in a list header: each appends (or sets) its
  * own, so entries a client put in front are never reached.
  */
 function trustedEntry(value: string | string[] | undefined, hops: number): string | undefined {
@@ -40,12 +42,22 @@ function trustedEntry(value: string | string[] | undefined, hops: number): strin
 /**
  * Settles a raw request's origin headers in place: `x-forwarded-host` and `x-forwarded-proto`
  * end up naming the console's origin (from `PUBLIC_URL`, a trusted proxy, or nothing so that
- * Next fills them from Host and the socket). Answers why the request is refused, or null.
+ * Next fills them from Host and the socket). `peer` is the socket's address. Answers why the
+ * request is refused, or null.
  */
-export function settleOriginHeaders(headers: RawHeaders, settings: OriginSettings): string | null {
+export function settleOriginHeaders(
+  headers: RawHeaders,
+  peer: string | undefined,
+  settings: OriginSettings,
+): string | null {
   const host = headers.host;
   if (host !== undefined && !isHost(String(host))) return "The Host header is not a host";
-  const hops = settings.TRUST_PROXY_HOPS;
+  const forwardedFor = headers["x-forwarded-for"];
+  const { hops } = forwardedClient(
+    peer,
+    Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor,
+    settings.TRUSTED_PROXIES,
+  );
   const forwardedHost = hops > 0 ? trustedEntry(headers["x-forwarded-host"], hops) : undefined;
   const forwardedProto = hops > 0 ? trustedEntry(headers["x-forwarded-proto"], hops) : undefined;
   delete headers["x-forwarded-host"];

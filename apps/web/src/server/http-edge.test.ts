@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { ApiError, errorStatus } from "@switchboard/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript, loaded before Next by `node --import`.
-import { edgeErrors, guardServer } from "../../http-edge.mjs";
+import { edgeErrors, guardServer, isApiPath } from "../../http-edge.mjs";
 
 let port = 0;
 const server = guardServer(
@@ -90,6 +90,44 @@ describe("the web process's HTTP edge", () => {
       await exchange(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(64 * 1024)}\r\n\r\n`),
     );
     expect([huge.status, huge.error.code]).toEqual([431, "headers_too_large"]);
+  });
+
+  it("refuses a body to a page before reading it: the answer comes while the body is unsent", async () => {
+    // Only the head is sent; a server that read the body first would wait for 60 MB forever.
+    const head = (method: string, path: string, framing: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, "127.0.0.1", () =>
+          socket.write(`${method} ${path} HTTP/1.1\r\nHost: x\r\n${framing}\r\n\r\n`),
+        );
+        const chunks: Buffer[] = [];
+        socket.on("data", (chunk) => chunks.push(chunk));
+        socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+        socket.on("error", reject);
+      });
+    const post = parsed(await head("POST", "/signin", "Content-Length: 60000000"));
+    expect([post.status, post.error.code]).toEqual([405, "method_not_allowed"]);
+    expect(post.head).toMatch(/Allow: GET, HEAD, OPTIONS/);
+    expect(post.head).toMatch(/Connection: close/i);
+    const chunked = parsed(await head("PUT", "/chats", "Transfer-Encoding: chunked"));
+    expect(chunked.status).toBe(405);
+    const get = parsed(await head("GET", "/chats", "Content-Length: 60000000"));
+    expect([get.status, get.error.code]).toEqual([413, "payload_too_large"]);
+    // Dot segments do not make a page an API path.
+    const dotted = parsed(await head("POST", "/api/../signin", "Content-Length: 10"));
+    expect(dotted.status).toBe(405);
+  });
+
+  it("lets bodies through to API routes and bodiless requests through to pages", async () => {
+    const api = await exchange(
+      "POST /api/agent/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}",
+    );
+    expect(api).toMatch(/^HTTP\/1.1 200 /);
+    const page = await exchange(
+      "GET /chats HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+    );
+    expect(page).toMatch(/^HTTP\/1.1 200 /);
+    const paths = ["/api", "/api/trpc/x", "//api//trpc?x=//", "/apis", "/", "/api/../signin"];
+    expect(paths.map(isApiPath)).toEqual([true, true, true, false, false, false]);
   });
 
   it("keeps serving after a client resets mid-request", async () => {

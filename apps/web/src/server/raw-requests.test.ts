@@ -7,7 +7,7 @@ import { guardRawRequests } from "./raw-requests";
 let server: Server;
 let port: number;
 beforeAll(async () => {
-  guardRawRequests({ TRUST_PROXY_HOPS: 1 });
+  guardRawRequests({ TRUSTED_PROXIES: ["127.0.0.1"] });
   // Echoes the headers a route would see.
   server = createServer((request, response) => {
     response.writeHead(200, { "Content-Type": "application/json" });

@@ -25,8 +25,9 @@ export function guardRawRequests(settings: OriginSettings = loadConfig()): void 
   Server.prototype.emit = function (this: Server, event: string | symbol, ...args: unknown[]) {
     if (event === "request" || event === "upgrade") {
       const request = args[0] as IncomingMessage;
-      request.headers[PEER_HEADER] = request.socket?.remoteAddress ?? "";
-      const odd = settleOriginHeaders(request.headers, settings);
+      const peer = request.socket?.remoteAddress;
+      request.headers[PEER_HEADER] = peer ?? "";
+      const odd = settleOriginHeaders(request.headers, peer, settings);
       if (event === "request") {
         const response = args[1] as ServerResponse;
         if (odd) {

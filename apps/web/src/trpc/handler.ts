@@ -7,7 +7,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { TRPC_ERROR_CODES_BY_KEY } from "@trpc/server/rpc";
 import superjson from "superjson";
 import { crossOriginReason } from "~/auth/same-origin";
-import { MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
+import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
 import { storableQuery } from "~/server/storable-input";
 import { type Context, consoleError, createContext, trpcCodeByStatus } from "./init";
 import { appRouter } from "./router";
@@ -81,7 +81,12 @@ export async function handleTrpcRequest(
       : calls.some((call) => UPLOAD_PROCEDURES.has(call))
         ? BODY_CAPS.upload
         : BODY_CAPS.console;
-    const body = await readBodyText(request, cap).catch((error: CoreError) => error);
+    const caller = ctx.user
+      ? callerKey({ userId: ctx.user.id })
+      : callerKey({ network: ctx.clientNetwork ?? null });
+    const body = await readBodyText(request, { caller, maxBytes: cap }).catch(
+      (error: CoreError) => error,
+    );
     if (body instanceof CoreError) return refuse(request, body);
     req = new Request(request.url, { method: request.method, headers: request.headers, body });
   }

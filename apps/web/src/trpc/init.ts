@@ -40,7 +40,7 @@ export async function createContext({ req }: { req: Request }): Promise<Context>
     deps,
     user: session?.user ?? null,
     standing: session?.standing,
-    clientNetwork: clientNetwork(req.headers, deps.config.TRUST_PROXY_HOPS),
+    clientNetwork: clientNetwork(req.headers, deps.config.TRUSTED_PROXIES),
   };
 }
 
@@ -51,6 +51,7 @@ export const trpcCodeByStatus: Record<(typeof errorStatus)[ErrorCode], TRPC_ERRO
   403: "FORBIDDEN",
   404: "NOT_FOUND",
   405: "METHOD_NOT_SUPPORTED",
+  408: "TIMEOUT",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
   415: "UNSUPPORTED_MEDIA_TYPE",

@@ -7,11 +7,11 @@ export const dynamic = "force-dynamic";
 
 /**
  * This web process's Prometheus metrics: with METRICS_TOKEN set, only to its Bearer token;
- * without it, only to a client on this machine (the client as TRUST_PROXY_HOPS finds it).
+ * without it, only to a client on this machine (the client as TRUSTED_PROXIES finds it).
  */
 export async function GET(request: Request) {
   const { config } = getDeps();
-  const client = clientAddress(request.headers, config.TRUST_PROXY_HOPS);
+  const client = clientAddress(request.headers, config.TRUSTED_PROXIES);
   const refusal = metricsRefusal(config, request.headers.get("authorization"), client);
   if (refusal) return errorResponse(refusal.code, refusal.message);
   registerDatabaseMetrics(getDeps());
