@@ -75,7 +75,12 @@ export async function buildCli() {
     "scripts/build.mjs",
   ]
     .filter((input) => !input.startsWith("<")) // esbuild's own, such as <define:BUILT_COMMANDS>
-    .map((input) => path.resolve(cliDir, input));
+    .map((input) => path.resolve(cliDir, input))
+    // A package's exports map decides which of its files an import reaches.
+    .flatMap((file) => {
+      const src = file.lastIndexOf(`${path.sep}src${path.sep}`);
+      return src < 0 ? [file] : [file, path.join(file.slice(0, src), "package.json")];
+    });
   const inputs = Object.fromEntries(
     [...new Set(sources)].sort().map((file) => [file, statSync(file).mtimeMs]),
   );
