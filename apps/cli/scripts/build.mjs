@@ -3,7 +3,7 @@ import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } f
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { distDir, inputsFile } from "./fresh.mjs";
+import { distDir, entry, inputsFile } from "./fresh.mjs";
 
 /**
  * Builds the CLI ahead of time (decision 0065): src/main.ts and the workspace packages it uses
@@ -48,7 +48,8 @@ export async function buildCli() {
   }
 
   // Then the CLI, written file by file through a rename: a CLI started meanwhile (tests run
-  // several at once) reads a whole old file or a whole new one. Chunk names carry a content hash.
+  // several at once) reads a whole old file or a whole new one. Chunk names carry a content
+  // hash, and the entry is written last, so a new entry finds its chunks.
   const built = await build({
     ...common,
     entryPoints: { switchboard: "src/main.ts" },
@@ -57,15 +58,17 @@ export async function buildCli() {
     write: false,
     define: { BUILT_COMMANDS: JSON.stringify(commands) },
   });
+  const entryPath = fileURLToPath(entry);
+  const isEntry = (file) => (file.path === entryPath ? 1 : 0);
   const written = new Set();
-  for (const file of built.outputFiles) {
+  for (const file of built.outputFiles.toSorted((a, b) => isEntry(a) - isEntry(b))) {
     const temporary = `${file.path}.${process.pid}.tmp`;
     writeFileSync(temporary, file.contents);
     renameSync(temporary, file.path);
     written.add(path.basename(file.path));
   }
-  for (const stale of readdirSync(outdir))
-    if (/^chunk-|^[a-z]+-[A-Z0-9]{8}\.js$/.test(stale) && !written.has(stale))
+  for (const stale of readdirSync(outdir)) // chunks of an older build (not another's .tmp)
+    if (/^[a-z]+-[A-Z0-9]{8}\.js$/.test(stale) && !written.has(stale))
       rmSync(path.join(outdir, stale), { force: true });
 
   // What it was built from, with each file's mtime: bin/switchboard.js rebuilds when one differs.
