@@ -1,5 +1,14 @@
 #!/usr/bin/env node
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
@@ -29,7 +38,9 @@ export async function buildCli() {
     plugins: [workspaceSourcesOnly],
   };
 
-  // First the registry alone, run once here to read every command's name, usage and flags.
+  // First the registry alone, run once in a Node of its own (importing core there leaves no
+  // state in this process, which may go on to run the CLI) to read every command's name, usage
+  // and flags.
   const describe = path.join(outdir, `describe-${process.pid}.mjs`);
   const described = await build({
     ...common,
@@ -38,13 +49,21 @@ export async function buildCli() {
   });
   let commands;
   try {
-    const { commandGroups } = await import(pathToFileURL(describe).href);
-    commands = [];
-    for (const [group, load] of Object.entries(commandGroups))
-      for (const { name, usage, flags } of await load())
-        commands.push({ name, usage, flags, group });
+    const listed = `${describe}.json`;
+    const script = `import { writeFileSync } from "node:fs";
+const { commandGroups } = await import(${JSON.stringify(pathToFileURL(describe).href)});
+const commands = [];
+for (const [group, load] of Object.entries(commandGroups))
+  for (const { name, usage, flags } of await load()) commands.push({ name, usage, flags, group });
+writeFileSync(${JSON.stringify(listed)}, JSON.stringify(commands));
+process.exit(0); // whatever importing core left running`;
+    execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    commands = JSON.parse(readFileSync(listed, "utf8"));
   } finally {
     rmSync(describe, { force: true });
+    rmSync(`${describe}.json`, { force: true });
   }
 
   // Then the CLI, written file by file through a rename: a CLI started meanwhile (tests run
