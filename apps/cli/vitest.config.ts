@@ -6,7 +6,7 @@ export default defineConfig({
     // every file cost more than the tests themselves. Each file still makes its own database.
     isolate: false,
     globalSetup: ["../../packages/db/src/vitest-global-setup.ts"],
-    // Every test runs the real CLI in subprocesses (~0.5-1.5 s each, more on a busy machine).
+    // Some tests run the real CLI in subprocesses, rebuilding it first after a source change.
     testTimeout: 120_000,
     hookTimeout: 60_000,
   },

@@ -120,9 +120,7 @@ test("the task agent streams its answer, proposes create_task and acts on the ap
   const { stdout } = await promisify(execFile)(
     process.execPath,
     [
-      "--import",
-      "tsx",
-      "apps/cli/src/main.ts",
+      "apps/cli/bin/switchboard.js",
       "trigger",
       "task.due",
       "--agent",

@@ -59,22 +59,18 @@ test("a killed web or worker process is restarted; Ctrl-C then stops everything 
   chmodSync(dataDir, 0o755); // as root, Postgres runs as its own user, which must reach it
   const { DATABASE_URL: _external, ...env } = process.env;
   output = "";
-  const launcher: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", "apps/cli/src/main.ts", "start"],
-    {
-      cwd: repoRoot,
-      detached: true,
-      env: {
-        ...env,
-        SWITCHBOARD_DATA_DIR: dataDir,
-        NEXT_DIST_DIR: ".next-e2e",
-        PORT: String(port),
-        WS_PORT: String(wsPort),
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+  const launcher: ChildProcess = spawn(process.execPath, ["apps/cli/bin/switchboard.js", "start"], {
+    cwd: repoRoot,
+    detached: true,
+    env: {
+      ...env,
+      SWITCHBOARD_DATA_DIR: dataDir,
+      NEXT_DIST_DIR: ".next-e2e",
+      PORT: String(port),
+      WS_PORT: String(wsPort),
     },
-  );
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   launcher.stdout?.on("data", (chunk) => {
     output += chunk;
   });

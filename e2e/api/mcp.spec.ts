@@ -189,21 +189,12 @@ test("refusals are tool errors carrying the envelope: validation, not_a_contact,
 });
 
 test("the CLI's stdio bridge lists and calls the same tools", async () => {
-  test.setTimeout(120_000); // two CLI processes start through tsx
+  test.setTimeout(120_000);
   const { token, agent } = await newContact();
   const stderr: string[] = [];
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      "--import",
-      "tsx",
-      "apps/cli/src/main.ts",
-      "mcp",
-      "--token",
-      token,
-      "--url",
-      `${base()}/api`,
-    ],
+    args: ["apps/cli/bin/switchboard.js", "mcp", "--token", token, "--url", `${base()}/api`],
     cwd: repoRoot,
     stderr: "pipe",
     env: { ...(process.env as Record<string, string>) },
@@ -223,16 +214,7 @@ test("the CLI's stdio bridge lists and calls the same tools", async () => {
   // A refused token: one line on stderr, nothing on stdout, a failing exit.
   const bad = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      "--import",
-      "tsx",
-      "apps/cli/src/main.ts",
-      "mcp",
-      "--token",
-      "sbat_nope",
-      "--url",
-      `${base()}/api`,
-    ],
+    args: ["apps/cli/bin/switchboard.js", "mcp", "--token", "sbat_nope", "--url", `${base()}/api`],
     cwd: repoRoot,
     stderr: "pipe",
     env: { ...(process.env as Record<string, string>) },

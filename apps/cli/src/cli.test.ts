@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
   addContact,
@@ -22,9 +21,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "./command";
 import { emailCommands } from "./commands/email";
 import { userCommands } from "./commands/user";
-import { runInProcess } from "./testing";
+import { cliBin, runInProcess } from "./testing";
 
-const main = fileURLToPath(new URL("./main.ts", import.meta.url));
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
   t = await createTestDeps();
@@ -43,14 +41,12 @@ async function cli(...args: string[]) {
   };
 }
 
-/** The real program, spawned as `npm run cli` would: its exit code and both streams. */
+/** The real program, spawned as `npm run -s cli` does: its exit code and both streams. */
 async function spawnCli(...args: string[]) {
   try {
-    const { stdout, stderr } = await promisify(execFile)(
-      process.execPath,
-      ["--import", "tsx", main, ...args],
-      { env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL } },
-    );
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [cliBin, ...args], {
+      env: { ...process.env, DATABASE_URL: t.config.DATABASE_URL },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

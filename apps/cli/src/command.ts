@@ -3,6 +3,7 @@ import { DateTime, findUnstorableText, unstorableTextReason } from "@switchboard
 import { type CoreDeps, CoreError, createDeps, loadConfig, parseInput } from "@switchboard/core";
 import { z } from "zod";
 import { resolveDatabaseUrl } from "./instance";
+import { asksForHelp, isHelp, usageOf } from "./usage";
 
 /** One flag: `--name VALUE` (a string) or a bare `--name` (a boolean). */
 export type FlagSpec = { type: "string"; required?: boolean } | { type: "boolean" };
@@ -68,7 +69,7 @@ export async function runCli(
     output.err(`${JSON.stringify({ error: { code, message } })}\n`);
     return 1;
   };
-  if (argv.length === 0 || argv[0] === "help" || isHelp(argv[0])) return help(commands, notes);
+  if (asksForHelp(argv)) return help(commands, notes);
   const found = commands
     .filter((c) => c.name.split(" ").every((word, i) => argv[i] === word))
     .sort((a, b) => b.name.length - a.name.length)[0];
@@ -141,22 +142,6 @@ function parseFlags(found: Command, args: string[]): Flags<FlagSpecs> {
     if (reason) throw new CoreError("validation_error", `--${name} ${reason}`);
   }
   return values as Flags<FlagSpecs>;
-}
-
-/** Only as a flag: `help` may well be a flag's value (`--name help`). */
-const isHelp = (arg: string | undefined) => arg === "--help" || arg === "-h";
-
-/** `usage: switchboard <command> <flags>`: one command's line, or the list for several. */
-function usageOf(commands: Command[], notes: string[] = []): string {
-  const [only] = commands;
-  if (commands.length === 1 && only && notes.length === 0)
-    return `usage: switchboard ${only.name} ${only.usage}`;
-  return [
-    "usage: switchboard <command> [flags]   (npm run -s cli -- <command> [flags])",
-    "",
-    ...notes.map((note) => `  ${note}`),
-    ...commands.map((c) => `  ${c.name} ${c.usage}`),
-  ].join("\n");
 }
 
 /** Comma-separated list flag; `""` is an empty list. */

@@ -16,6 +16,7 @@ const benches = [
   "memory.ts",
   "memory-ws.ts",
   "console.ts",
+  "cli.ts",
 ];
 const args = process.argv.slice(2);
 const only = args

@@ -6,7 +6,6 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import {
   addContact,
@@ -21,8 +20,8 @@ import { createTestDeps } from "@switchboard/core/testing";
 import { verifyWebhook } from "@switchboard/sdk";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { cliBin } from "../testing";
 
-const main = fileURLToPath(new URL("../main.ts", import.meta.url));
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 let dataDir: string;
 beforeAll(async () => {
@@ -77,14 +76,10 @@ type Line = Record<string, unknown> & { listening: Record<string, unknown> & { s
 
 /** `switchboard listen` as a process, with its stdout as JSON lines. */
 function listen(...args: string[]) {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ["--import", "tsx", main, "listen", ...args],
-    {
-      env: env(),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, [cliBin, "listen", ...args], {
+    env: env(),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const lines: Record<string, unknown>[] = [];
   const waiting: (() => void)[] = [];
   createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (text) => {
@@ -237,7 +232,7 @@ describe("switchboard listen", () => {
     const { agent } = await contact();
     const failed = await promisify(execFile)(
       process.execPath,
-      ["--import", "tsx", main, "listen", "--agent", agent.num, "--forward-to", "ftp://x"],
+      [cliBin, "listen", "--agent", agent.num, "--forward-to", "ftp://x"],
       { env: env() },
     ).catch((error: { code: number; stderr: string }) => error);
     expect(JSON.parse((failed as { stderr: string }).stderr).error).toMatchObject({
@@ -249,11 +244,9 @@ describe("switchboard listen", () => {
 
 /** Runs `switchboard trigger …` and answers its one JSON object. */
 async function trigger(...args: string[]) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ["--import", "tsx", main, "trigger", ...args],
-    { env: env() },
-  );
+  const { stdout } = await promisify(execFile)(process.execPath, [cliBin, "trigger", ...args], {
+    env: env(),
+  });
   return JSON.parse(stdout);
 }
 
