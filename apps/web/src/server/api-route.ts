@@ -22,6 +22,7 @@ import {
 import type { z } from "zod";
 import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
+import { idempotent } from "./idempotent-request";
 import { readBodyText } from "./read-body";
 import { errorResponse, json, toErrorResponse } from "./responses";
 import { assertStorableInput, storableQuery } from "./storable-input";
@@ -38,6 +39,8 @@ interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   query?: Q;
   /** What the request log calls the route (the registry's operation id). */
   name?: string;
+  /** The success status, stored with an `Idempotency-Key`'s answer (the registry's). */
+  status?: number;
 }
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -62,6 +65,8 @@ interface Surface<P> {
   ): Promise<P>;
   /** Who the request log names: the agent, or the developer key's user. */
   idOf(principal: P): string;
+  /** Whose `Idempotency-Key`s a request's are: the agent's, or the developer key's. */
+  keyOwnerOf(principal: P): string;
 }
 
 const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> = {
@@ -69,6 +74,7 @@ const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> =
   credential: "agent",
   authenticate: authorizeAgentRequest,
   idOf: (principal) => principal.agentId,
+  keyOwnerOf: (principal) => principal.agentId,
 };
 
 const devSurface: Surface<DeveloperPrincipal> = {
@@ -76,6 +82,7 @@ const devSurface: Surface<DeveloperPrincipal> = {
   credential: "dev",
   authenticate: authenticateDeveloper,
   idOf: (principal) => principal.userId,
+  keyOwnerOf: (principal) => principal.keyId,
 };
 
 /**
@@ -117,21 +124,30 @@ function apiRoute<P>(surface: Surface<P>) {
           rate = (principal as { rate?: RateState }).rate;
           const rawQuery = storableQuery(new URL(request.url));
           const query = options.query ? options.query.parse(rawQuery) : undefined;
-          const body = options.body
-            ? options.body.parse(await readJson(request, options.optionalBody ?? false))
+          const raw = options.body
+            ? await readJson(request, options.optionalBody ?? false)
             : undefined;
+          const body = options.body ? options.body.parse(raw) : undefined;
           const params = Object.fromEntries(
             Object.entries((await context.params) ?? {}).map(([k, v]) => [k, String(v)]),
           );
           assertStorableInput(params);
-          response = await handler({
-            principal,
+          const keyed = {
             deps,
-            body: body as Input<B>,
-            query: query as Input<Q>,
-            params,
-            request,
-          });
+            ownerId: surface.keyOwnerOf(principal),
+            body: raw,
+            successStatus: options.status ?? 200,
+          };
+          response = await idempotent(request, keyed, (deps) =>
+            handler({
+              principal,
+              deps,
+              body: body as Input<B>,
+              query: query as Input<Q>,
+              params,
+              request,
+            }),
+          );
         } catch (error) {
           response = toErrorResponse(error, requestId);
           rate = (error as CoreError).rate ?? rate;
@@ -216,7 +232,13 @@ function surfaceRoute<P>(surface: Surface<P>) {
     if (op && op.surface !== surface.credential)
       throw new Error(`${op.operationId} belongs to the ${op.surface} surface`);
     const options = op
-      ? { body: op.body, query: op.query, optionalBody: op.optionalBody, name: op.operationId }
+      ? {
+          body: op.body,
+          query: op.query,
+          optionalBody: op.optionalBody,
+          name: op.operationId,
+          status: op.status,
+        }
       : target;
     const handle = route(options, async (args) => {
       const result = await handler(op ? { ...args, params: op.params.parse(args.params) } : args);

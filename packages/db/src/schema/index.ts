@@ -6,6 +6,7 @@ export * from "./email";
 export * from "./events";
 export * from "./feed";
 export * from "./identity";
+export * from "./idempotency";
 export * from "./jobs";
 export * from "./limits";
 export * from "./messages";
