@@ -92,8 +92,8 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
       await notifyTopics(tx, stored.wake ?? []);
       await appendEvents(tx, deps.clock.now(), stored.events ?? []);
     };
-    // With an Idempotency-Key, the answer is stored in the send's own transaction (its statement
-    // goes out with the others): a retry replays it and never sends twice.
+    // With an Idempotency-Key, the answer is stored in the send's own transaction, alongside its
+    // events (decision 0060): a retry replays it and never sends twice.
     const sealed = deps.idempotentWrite?.seal(tx, stored.result);
     const [done, seal] = await Promise.allSettled([events(), sealed]);
     if (seal.status === "rejected") throw seal.reason;
