@@ -217,3 +217,29 @@ test("MCP write tools take idempotencyKey: duplicate proposals make one card", a
   expect(messages[0]?.agentActionId).toBe(actions[0]?.id);
   await client.close();
 });
+
+test("a call stored after its handler (typing) replays too; a refused call frees its key", async () => {
+  const { auth, conversationId } = await newContact();
+  const typing = `/agent/v1/conversations/${conversationId}/typing`;
+  const first = await post(typing, auth, "t-1", { typing: true });
+  expect(first.status).toBe(200);
+  const again = await post(typing, auth, "t-1", { typing: true });
+  expect(again.text).toBe(first.text);
+  expect(again.headers.get("idempotent-replayed")).toBe("true");
+
+  const stranger = await newContact();
+  const refused = await post("/agent/v1/messages", auth, "r-1", {
+    to: stranger.person.num,
+    type: "text",
+    content: "hello?",
+  });
+  expect(JSON.parse(refused.text).error.code).toBe("not_a_contact");
+  const retried = await post("/agent/v1/messages", auth, "r-1", {
+    to: stranger.person.num,
+    type: "text",
+    content: "hello?",
+  });
+  // Not replayed: the refusal did nothing, so the retry ran (and was refused) afresh.
+  expect(retried.headers.get("idempotent-replayed")).toBeNull();
+  expect(JSON.parse(retried.text).error.code).toBe("not_a_contact");
+});

@@ -7,6 +7,7 @@ import {
   parseIdempotencyKey,
   requestFingerprint,
 } from "@switchboard/core";
+import { describeError } from "@switchboard/db";
 
 /**
  * A POST's `Idempotency-Key` (decision 0060), around the route's handler: without the header
@@ -43,15 +44,20 @@ export async function idempotent(
       },
     });
   const { write } = claim;
+  // A key left claimed (the database failing too) frees itself after the lease.
+  const release = () =>
+    write.release(call.deps).catch((error: unknown) => {
+      log.warn({ err: describeError(error) }, "idempotency key not released");
+    });
   let response: Response;
   try {
     response = await handle({ ...call.deps, idempotentWrite: write });
   } catch (error) {
-    await write.release(call.deps);
+    await release();
     throw error;
   }
   if (!response.ok) {
-    await write.release(call.deps);
+    await release();
     return response;
   }
   const body = await response.text();
