@@ -273,15 +273,30 @@ test("a 429 is retried after its Retry-After: a sixth parked long-poll waits for
   await Promise.all(parked);
 });
 
-/** A TCP proxy to the web app that resets the first `drop` connections it gets. */
-async function flakyProxy(drop: number) {
+/**
+ * A TCP proxy to the web app that resets the first `drop` connections it gets, or, with
+ * `loseFirstAnswer`, passes the first request on and resets the connection when its answer
+ * comes back. Records each request's `Idempotency-Key`.
+ */
+async function flakyProxy(drop: number, options: { loseFirstAnswer?: boolean } = {}) {
   let connections = 0;
+  const keys: string[] = [];
   const sockets = new Set<Socket>();
   const server = createServer((socket) => {
     connections += 1;
     sockets.add(socket);
     if (connections <= drop) return void socket.resetAndDestroy();
     const upstream = tcpConnect(Number(process.env.E2E_PORT), "127.0.0.1");
+    socket.on("data", (chunk: Buffer) => {
+      const key = /\r\nidempotency-key: ([^\r]*)\r\n/i.exec(chunk.toString("latin1"));
+      if (key?.[1]) keys.push(key[1]);
+    });
+    if (options.loseFirstAnswer && connections === 1) {
+      socket.pipe(upstream);
+      upstream.once("data", () => socket.resetAndDestroy());
+      upstream.on("error", () => socket.destroy());
+      return;
+    }
     socket.pipe(upstream).pipe(socket);
     upstream.on("error", () => socket.destroy());
     socket.on("error", () => upstream.destroy());
@@ -291,6 +306,7 @@ async function flakyProxy(drop: number) {
   return {
     baseUrl: `http://127.0.0.1:${port}/api`,
     connections: () => connections,
+    idempotencyKeys: () => keys,
     close: () => {
       for (const socket of sockets) socket.destroy();
       return new Promise((resolve) => server.close(resolve));
@@ -298,7 +314,7 @@ async function flakyProxy(drop: number) {
   };
 }
 
-test("network failures are retried with backoff for idempotent calls, never for a POST", async () => {
+test("network failures are retried with backoff; a POST retried with its key is done once", async () => {
   const { token, conversationId } = await newContact();
   const proxy = await flakyProxy(1);
   const retries: { error: Error }[] = [];
@@ -314,12 +330,34 @@ test("network failures are retried with backoff for idempotent calls, never for 
   ]);
   await proxy.close();
 
-  const once = await flakyProxy(1);
-  const poster = new Switchboard({ token, baseUrl: once.baseUrl, retryDelayMs: 50 });
-  const error = await failure(poster.sendMessage({ conversationId, type: "text", content: "x" }));
-  expect(error).toMatchObject({ code: "network_error", status: 0, operationId: "sendMessage" });
-  expect(once.connections()).toBe(1);
-  await once.close();
+  // The service sends the message, then its answer is lost on the way back: the SDK retries with
+  // the same Idempotency-Key and gets the first answer, and the message is in history once.
+  const lossy = await flakyProxy(0, { loseFirstAnswer: true });
+  const poster = new Switchboard({ token, baseUrl: lossy.baseUrl, retryDelayMs: 50 });
+  const sent = await poster.sendMessage({ conversationId, type: "text", content: "once" });
+  expect(lossy.connections()).toBe(2);
+  const keys = lossy.idempotencyKeys();
+  expect(keys).toHaveLength(2);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(keys[1]).toBe(keys[0]);
+  const history = await new Switchboard({ token, baseUrl }).listMessages({ conversationId });
+  expect(history.messages.filter((m) => m.content === "once").map((m) => m.id)).toEqual([
+    sent.message.id,
+  ]);
+  await lossy.close();
+
+  // Each call has its own key; a key given by the caller is sent as is.
+  const direct = await flakyProxy(0);
+  const client2 = new Switchboard({ token, baseUrl: direct.baseUrl });
+  await client2.sendMessage({ conversationId, type: "text", content: "a" });
+  await client2.sendMessage(
+    { conversationId, type: "text", content: "b" },
+    { idempotencyKey: "mine-1" },
+  );
+  const [first, second] = direct.idempotencyKeys();
+  expect(first).not.toBe("mine-1");
+  expect(second).toBe("mine-1");
+  await direct.close();
 });
 
 test("updates() iterates events by long-poll, keeps the cursor, resumes after it, starts at the latest", async () => {

@@ -13,6 +13,8 @@ export const errorStatus = {
   unsupported: 400,
   /** A streamed reply would pass 10,000 characters. */
   reply_too_long: 400,
+  /** An `Idempotency-Key` header that is empty, over 255 characters or not printable ASCII. */
+  invalid_idempotency_key: 400,
   unauthorized: 401,
   token_revoked: 401,
   token_expired: 401,
@@ -30,10 +32,12 @@ export const errorStatus = {
   message_not_found: 404,
   no_audio: 404,
   method_not_allowed: 405,
-  conflict: 409,
-  too_many_pending: 409,
   /** A request body arrived slower than the server's floor rate and was cut off. */
   request_timeout: 408,
+  conflict: 409,
+  too_many_pending: 409,
+  /** A request with this `Idempotency-Key` is still running; retry once it has answered. */
+  idempotency_key_in_use: 409,
   payload_too_large: 413,
   /** The request's header block is over the server's limit (answered before any route runs). */
   headers_too_large: 431,
@@ -45,6 +49,8 @@ export const errorStatus = {
   unsupported_media: 415,
   /** An image or video URL could not be fetched (refused address, no answer, not 2xx). */
   media_fetch_failed: 422,
+  /** This `Idempotency-Key` was used within 24 h for a different request (body or endpoint). */
+  idempotency_key_reused: 422,
   /** A `Range` that lies past the end of the stored bytes. */
   range_not_satisfiable: 416,
   /** Storing the media would pass the agent's or its owner's storage quota. */

@@ -10,6 +10,7 @@ export * from "./events";
 export * from "./examples";
 export * from "./feed";
 export * from "./health";
+export * from "./idempotency";
 export * from "./mcp-tools";
 export * from "./messages";
 export * from "./openapi";

@@ -1,4 +1,10 @@
 import { z } from "zod";
+import {
+  IDEMPOTENCY_KEY_ARGUMENT,
+  IdempotencyKey,
+  idempotencyKeyDescription,
+  takesIdempotencyKey,
+} from "./idempotency";
 import { type Operation, operationErrors, operations } from "./operations";
 
 /**
@@ -56,8 +62,8 @@ function queryValueSchema(schema: Json): Json {
   return schema;
 }
 
-/** Where each argument of an operation's tool goes. */
-export type ArgumentPlace = "path" | "query" | "body";
+/** Where each argument of an operation's tool goes (`header`: the `Idempotency-Key`). */
+export type ArgumentPlace = "path" | "query" | "body" | "header";
 
 /** The argument names of an operation's tool and where each goes; names never collide. */
 export function toolArguments(op: Operation): Map<string, ArgumentPlace> {
@@ -72,6 +78,7 @@ export function toolArguments(op: Operation): Map<string, ArgumentPlace> {
   for (const name of Object.keys(op.params.shape)) add(name, "path");
   for (const name of Object.keys(propertiesOf(op.query, "input"))) add(name, "query");
   for (const name of Object.keys(propertiesOf(op.body, "input"))) add(name, "body");
+  if (takesIdempotencyKey(op)) add(IDEMPOTENCY_KEY_ARGUMENT, "header");
   return places;
 }
 
@@ -97,6 +104,11 @@ function inputSchemaOf(op: Operation): McpTool["inputSchema"] {
     if (!(part === "body" && op.optionalBody))
       required.push(...((json.required ?? []) as string[]));
   }
+  if (takesIdempotencyKey(op))
+    properties[IDEMPOTENCY_KEY_ARGUMENT] = {
+      ...jsonSchema(IdempotencyKey, "input"),
+      description: `The call's Idempotency-Key. ${idempotencyKeyDescription}`,
+    };
   const description =
     op.operationId === "pollUpdates"
       ? "Without afterSeq the tool waits from the agent's cursor (GET /updates/cursor): only new events."

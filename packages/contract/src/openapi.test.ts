@@ -67,6 +67,26 @@ describe("OpenAPI document", { timeout: 60_000 }, () => {
     expect(Object.keys(doc.components.securitySchemes)).toEqual(["agentToken", "developerKey"]);
   });
 
+  it("takes an Idempotency-Key on every POST (one reusable parameter) and on nothing else", () => {
+    expect(doc.components.parameters.IdempotencyKey).toMatchObject({
+      name: "Idempotency-Key",
+      in: "header",
+      schema: { minLength: 1, maxLength: 255 },
+    });
+    for (const op of operations) {
+      const entry = doc.paths[op.path][op.method.toLowerCase()];
+      const keyed = (entry.parameters ?? []).some(
+        (p: Json) => p.$ref === "#/components/parameters/IdempotencyKey",
+      );
+      expect(keyed, op.operationId).toBe(op.method === "POST");
+      if (op.method !== "POST") continue;
+      expect(entry.responses["422"].description).toContain("idempotency_key_reused");
+      expect(entry.responses["409"].description).toContain("idempotency_key_in_use");
+      expect(entry.responses["400"].description).toContain("invalid_idempotency_key");
+      expect(entry.responses[String(op.status)].headers).toHaveProperty("Idempotent-Replayed");
+    }
+  });
+
   it("describes every event type as a component and as a signed webhook delivery", () => {
     for (const type of agentEventTypes) {
       const hook = doc.webhooks[type]?.post;

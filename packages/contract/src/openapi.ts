@@ -17,6 +17,12 @@ import {
   exampleUser,
   maskedEventExamples,
 } from "./examples";
+import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+  idempotencyKeyDescription,
+  takesIdempotencyKey,
+} from "./idempotency";
 import { AgentMessage, AgentMessageType, Reaction } from "./messages";
 import { type Operation, type OperationDef, operationErrors, operations } from "./operations";
 import { EventRecord, NoteRecord, ReminderRecord, TaskRecord } from "./records";
@@ -187,13 +193,24 @@ function queryParamSchema(schema: Json): Json {
   return schema;
 }
 
+/** The `Idempotency-Key` header, one reusable parameter referenced by every POST. */
+const idempotencyKeyParameter = {
+  name: IDEMPOTENCY_KEY_HEADER,
+  in: "header",
+  required: false,
+  description: idempotencyKeyDescription,
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+  example: "5f0c6a9e-8d47-4a51-9a36-1c2f0e7b9d11",
+};
+
 function parameters(op: Operation): Json[] {
-  const path = Object.keys(op.params.shape).map((name) => ({
+  const path: Json[] = Object.keys(op.params.shape).map((name) => ({
     name,
     in: "path",
     required: true,
     schema: { type: "string", minLength: 1 },
   }));
+  if (takesIdempotencyKey(op)) path.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (!op.query) return path;
   const query = inputSchema(op.query);
   const props = (query.properties ?? {}) as Record<string, Json>;
@@ -321,12 +338,19 @@ const requestExamples: Partial<Record<string, unknown>> = {
   postSelfMessage: { content: "Build 1432 passed" },
 };
 
+const replayedHeader = {
+  [IDEMPOTENT_REPLAYED_HEADER]: {
+    schema: { type: "string", const: "true" },
+    description: "Present when this is the stored first answer to an `Idempotency-Key` retried",
+  },
+};
+
 function operationObject(op: Operation, responseIds: Map<string, string>): Json {
   const success: Json =
     op.response instanceof z.ZodType
       ? {
           description: op.summary,
-          headers: rateHeaders,
+          headers: takesIdempotencyKey(op) ? { ...rateHeaders, ...replayedHeader } : rateHeaders,
           content: {
             "application/json": {
               schema: ref(responseIds.get(op.operationId) as string),
@@ -741,6 +765,7 @@ export function buildOpenApi(
     ...body,
     components: {
       schemas: used,
+      parameters: { IdempotencyKey: idempotencyKeyParameter },
       securitySchemes:
         api === "all"
           ? securitySchemes

@@ -20,6 +20,7 @@ import {
 import type { ErrorCode } from "./errors";
 import { AgentCursorResponse, AgentUpdatesQuery, AgentUpdatesResponse } from "./events";
 import { AgentCreatePostRequest, AgentPost, AgentPostsQuery, AgentPostsResponse } from "./feed";
+import { idempotencyErrors, takesIdempotencyKey } from "./idempotency";
 import {
   AgentMessage,
   AgentReactionRequest,
@@ -129,7 +130,8 @@ export function inputErrors(op: OperationDef): ErrorCode[] {
 
 /** Every error code an operation may answer. */
 export function operationErrors(op: OperationDef): ErrorCode[] {
-  return [...new Set([...inputErrors(op), ...op.errors, ...surfaceErrors[op.surface]])];
+  const keyed = takesIdempotencyKey(op) ? idempotencyErrors : [];
+  return [...new Set([...inputErrors(op), ...keyed, ...op.errors, ...surfaceErrors[op.surface]])];
 }
 
 export const AgentProposeActionResponse = z.object({

@@ -3,6 +3,7 @@ import type { Clock } from "./clock";
 import { systemClock } from "./clock";
 import type { Config } from "./config";
 import { Notifier } from "./events/notifier";
+import type { IdempotentWrite } from "./idempotency/idempotency-keys";
 import { LeaseKeeper } from "./limits/leases";
 
 /** Everything core needs from the outside world, passed explicitly. */
@@ -15,6 +16,11 @@ export interface CoreDeps {
   notifier: Notifier;
   /** The long-poll and stream leases this process holds, renewed while it lives. */
   leases: LeaseKeeper;
+  /**
+   * Set for one POST that carries an `Idempotency-Key`: the write's transaction stores the
+   * request's answer with it (`seal`), so a retry replays and never acts twice.
+   */
+  idempotentWrite?: IdempotentWrite;
 }
 
 export function createDeps(config: Config, options: { clock?: Clock; poolSize?: number } = {}) {

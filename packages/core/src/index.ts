@@ -61,6 +61,13 @@ export {
   setPostRepost,
 } from "./feed/person-feed";
 export { checkHealth, checkReadiness } from "./health";
+export {
+  claimIdempotencyKey,
+  IdempotentWrite,
+  parseIdempotencyKey,
+  requestFingerprint,
+  type StoredAnswer,
+} from "./idempotency/idempotency-keys";
 export { type AgentOverview, listAgentOverviews } from "./identity/agent-overviews";
 // Identity
 export {

@@ -18,6 +18,7 @@ const LAYERS: string[][] = [
   ["records", "sending"], // the platform's skills; the one send sequence and its steps
   ["actions", "email", "feed"], // surfaces that send
   ["contacts", "messaging", "webhooks"],
+  ["idempotency"], // Idempotency-Keys: answers kept for retries (some sealed like secrets)
   ["maintenance"], // sweeps that reach into everything
   ["scale"], // query plans at scale (tests only)
 ];

@@ -2,9 +2,12 @@ import { createDb } from "@switchboard/db";
 import { createTestDatabase, dropDatabase } from "@switchboard/db/testing";
 import { type Clock, ManualClock } from "./clock";
 import { type Config, loadConfig } from "./config";
+import { addContact } from "./contacts/contacts";
 import type { CoreDeps } from "./deps";
 import { CoreError } from "./errors";
 import { Notifier } from "./events/notifier";
+import { createAgent } from "./identity/agents";
+import { createUser } from "./identity/users";
 import { LeaseKeeper } from "./limits/leases";
 import { metrics } from "./metrics";
 
@@ -59,6 +62,20 @@ export async function createTestDeps(
       await dropDatabase(server.adminUrl, database.name);
     },
   };
+}
+
+/** An agent, its owner, and a person who added it granting `messages:read` and `messages:write`. */
+export async function newAgentContact(deps: CoreDeps, displayName = "Test Agent") {
+  const owner = await createUser(deps, {});
+  const person = await createUser(deps, {});
+  const agent = await createAgent(deps, {
+    ownerId: owner.id,
+    displayName,
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  const grant = ["messages:read", "messages:write"] as const;
+  const { conversationId } = await addContact(deps, person.id, agent.id, grant);
+  return { owner, person, agent, conversationId };
 }
 
 /** Any valid event, tagged so a test can tell its events apart. */

@@ -32,8 +32,11 @@ export interface HttpOptions {
 
 export const DEFAULT_BASE_URL = "http://localhost:3000/api";
 
-/** Methods that may be sent again after a network failure without doing the thing twice. */
-const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE"]);
+/**
+ * Methods that may be sent again after a network failure without doing the thing twice; a POST
+ * may too, as it carries an `Idempotency-Key` (the service answers a retry with the first answer).
+ */
+const IDEMPOTENT = new Set(["GET", "HEAD", "PUT", "DELETE", "POST"]);
 /** Answers of a gateway or a restarting service, retried like network failures. */
 const RETRY_STATUS = new Set([502, 503, 504]);
 
@@ -64,6 +67,15 @@ export class Http {
     options: CallOptions = {},
   ): Promise<unknown> {
     const request = buildRequest(this.baseUrl, route, input);
+    // One key for the call, the same on every retry: the service does the write once.
+    if (route.method === "POST")
+      options = {
+        ...options,
+        headers: {
+          ...options.headers,
+          "Idempotency-Key": options.idempotencyKey ?? globalThis.crypto.randomUUID(),
+        },
+      };
     const maxRetries = options.maxRetries ?? this.options.maxRetries;
     for (let attempt = 1; ; attempt++) {
       let error: SwitchboardError;
@@ -87,7 +99,11 @@ export class Http {
       return ms <= this.options.maxRetryDelayMs ? ms : null;
     }
     const transient =
-      error.code === "network_error" || error.code === "timeout" || RETRY_STATUS.has(error.status);
+      error.code === "network_error" ||
+      error.code === "timeout" ||
+      RETRY_STATUS.has(error.status) ||
+      // The first attempt (its answer lost) is still running: its answer comes on a retry.
+      error.code === "idempotency_key_in_use";
     if (!transient || !IDEMPOTENT.has(route.method)) return null;
     const backoff = this.options.retryDelayMs * 2 ** (attempt - 1);
     return Math.min(this.options.maxRetryDelayMs, backoff * (0.75 + Math.random() / 2));

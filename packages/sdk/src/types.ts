@@ -79,6 +79,12 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Overrides the client's `maxRetries` for this call. */
   maxRetries?: number;
+  /**
+   * A POST's `Idempotency-Key`. By default each write gets a random UUID, sent again on the
+   * client's own retries, so a retried write is done once; pass your own to make a retry of
+   * yours (after a restart, say) safe too.
+   */
+  idempotencyKey?: string;
 }
 
 /** A typed method: the input may be left out when every field of it is optional. */

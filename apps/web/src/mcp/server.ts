@@ -10,6 +10,8 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import {
   type ApiError,
   type ArgumentPlace,
+  IDEMPOTENCY_KEY_HEADER,
+  IdempotencyKey,
   mcpTools,
   ops,
   toolArguments,
@@ -115,13 +117,25 @@ async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallT
   const params: Record<string, string> = {};
   const query = new URLSearchParams();
   const body: ToolArgs = {};
+  let idempotencyKey: string | undefined;
   for (const [key, value] of Object.entries(args)) {
     const place = tool.places.get(key);
     if (!place)
       return toolError(refusal("validation_error", `${name} takes no argument ${key}`, key));
     if (value === undefined) continue;
     if (place === "body") body[key] = value;
-    else if (place === "path") {
+    else if (place === "header") {
+      // The REST call's Idempotency-Key header: the route checks it, as over REST.
+      if (!IdempotencyKey.safeParse(value).success)
+        return toolError({
+          error: {
+            code: "invalid_idempotency_key",
+            message: `${key} must be 1-255 printable ASCII characters`,
+            issues: [{ path: key, message: "1-255 printable ASCII characters" }],
+          },
+        });
+      idempotencyKey = value as string;
+    } else if (place === "path") {
       if (typeof value !== "string" || value === "")
         return toolError(refusal("validation_error", `${key} must be a non-empty string`, key));
       params[key] = value;
@@ -152,6 +166,7 @@ async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallT
     path: `${path}${query.size ? `?${query}` : ""}`,
     params,
     ...(withBody && { body: JSON.stringify(body) }),
+    idempotencyKey,
   });
   return toolResult(response);
 }
@@ -161,7 +176,7 @@ function runRoute(
   outer: Request,
   route: AgentRoute,
   admit: Admit<AgentAdmission>,
-  call: { path?: string; params?: Record<string, string>; body?: string },
+  call: { path?: string; params?: Record<string, string>; body?: string; idempotencyKey?: string },
 ): Promise<Response> {
   const op = route.operation;
   const url = new URL(`/api${call.path ?? op.path}`, outer.url);
@@ -172,6 +187,7 @@ function runRoute(
     if (value) headers.set(name, value);
   }
   if (call.body !== undefined) headers.set("content-type", "application/json");
+  if (call.idempotencyKey !== undefined) headers.set(IDEMPOTENCY_KEY_HEADER, call.idempotencyKey);
   const request = new Request(url, {
     method: op.method,
     headers,

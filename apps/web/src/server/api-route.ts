@@ -22,6 +22,7 @@ import {
 import type { z } from "zod";
 import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
+import { idempotent } from "./idempotent-request";
 import { callerKey, readBodyText } from "./read-body";
 import { errorResponse, json, toErrorResponse } from "./responses";
 import { assertStorableInput, storableQuery } from "./storable-input";
@@ -38,6 +39,8 @@ interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   query?: Q;
   /** What the request log calls the route (the registry's operation id). */
   name?: string;
+  /** The success status, stored with an `Idempotency-Key`'s answer (the registry's). */
+  status?: number;
 }
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -64,6 +67,8 @@ interface Surface<P> {
   idOf(principal: P): string;
   /** Whose share of the body budget the request's body counts against (`callerKey`). */
   callerOf(principal: P): string;
+  /** Whose `Idempotency-Key`s a request's are: the agent's, or the developer key's. */
+  keyOwnerOf(principal: P): string;
 }
 
 const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> = {
@@ -72,6 +77,7 @@ const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> =
   authenticate: authorizeAgentRequest,
   idOf: (principal) => principal.agentId,
   callerOf: (principal) => callerKey({ agentId: principal.agentId }),
+  keyOwnerOf: (principal) => principal.agentId,
 };
 
 const devSurface: Surface<DeveloperPrincipal> = {
@@ -80,6 +86,7 @@ const devSurface: Surface<DeveloperPrincipal> = {
   authenticate: authenticateDeveloper,
   idOf: (principal) => principal.userId,
   callerOf: (principal) => callerKey({ userId: principal.userId }),
+  keyOwnerOf: (principal) => principal.keyId,
 };
 
 /**
@@ -121,23 +128,30 @@ function apiRoute<P>(surface: Surface<P>) {
           rate = (principal as { rate?: RateState }).rate;
           const rawQuery = storableQuery(new URL(request.url));
           const query = options.query ? options.query.parse(rawQuery) : undefined;
-          const body = options.body
-            ? options.body.parse(
-                await readJson(request, surface.callerOf(principal), options.optionalBody ?? false),
-              )
+          const raw = options.body
+            ? await readJson(request, surface.callerOf(principal), options.optionalBody ?? false)
             : undefined;
+          const body = options.body ? options.body.parse(raw) : undefined;
           const params = Object.fromEntries(
             Object.entries((await context.params) ?? {}).map(([k, v]) => [k, String(v)]),
           );
           assertStorableInput(params);
-          response = await handler({
-            principal,
+          const keyed = {
             deps,
-            body: body as Input<B>,
-            query: query as Input<Q>,
-            params,
-            request,
-          });
+            ownerId: surface.keyOwnerOf(principal),
+            body: raw,
+            successStatus: options.status ?? 200,
+          };
+          response = await idempotent(request, keyed, (deps) =>
+            handler({
+              principal,
+              deps,
+              body: body as Input<B>,
+              query: query as Input<Q>,
+              params,
+              request,
+            }),
+          );
         } catch (error) {
           response = toErrorResponse(error, requestId);
           rate = (error as CoreError).rate ?? rate;
@@ -222,7 +236,13 @@ function surfaceRoute<P>(surface: Surface<P>) {
     if (op && op.surface !== surface.credential)
       throw new Error(`${op.operationId} belongs to the ${op.surface} surface`);
     const options = op
-      ? { body: op.body, query: op.query, optionalBody: op.optionalBody, name: op.operationId }
+      ? {
+          body: op.body,
+          query: op.query,
+          optionalBody: op.optionalBody,
+          name: op.operationId,
+          status: op.status,
+        }
       : target;
     const handle = route(options, async (args) => {
       const result = await handler(op ? { ...args, params: op.params.parse(args.params) } : args);

@@ -1,6 +1,7 @@
 import { schema } from "@switchboard/db";
 import { and, inArray, lt } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
+import { deleteExpiredIdempotencyKeys } from "../idempotency/idempotency-keys";
 import { endAbandonedReplies } from "../messaging/streamed-replies";
 import { dropExpiredEvents, ensureEventPartitions } from "./event-partitions";
 
@@ -8,7 +9,8 @@ const { rateCounters, parkedPolls, endedSessions, webhookDeliveries } = schema;
 
 /**
  * Removes state that has run out: past rate windows (kept a day for the console), stale leases,
- * signed-out sessions past their own expiry, and streamed replies whose connection is gone.
+ * signed-out sessions past their own expiry, Idempotency-Keys past their 24 hours, and
+ * streamed replies whose connection is gone.
  * Keeps the event log's partitions ready two days ahead. And, when the operator sets a
  * retention (default: keep everything; agents may replay from seq 0), drops the event log's
  * partitions wholly older than EVENT_RETENTION_DAYS (event-partitions.ts: events are kept at
@@ -25,6 +27,8 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
   /** Events deleted one by one: those past the retention that no partition held. */
   strayEvents: number;
   deliveries: number;
+  /** Idempotency-Keys past their 24 hours. */
+  idempotencyKeys: number;
 }> {
   const now = deps.clock.now();
   const dayAgo = new Date(now.getTime() - 24 * 3600_000);
@@ -45,6 +49,7 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
     deps,
     new Date(now.getTime() - 2 * deps.config.STREAM_REPLY_IDLE_S * 1000),
   );
+  const idempotencyKeys = await deleteExpiredIdempotencyKeys(deps, now);
   const created = await ensureEventPartitions(deps, now);
   const retention = await applyRetention(deps, now);
   return {
@@ -55,6 +60,7 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
     parkedPolls: leases.length,
     replies,
     endedSessions: sessions.length,
+    idempotencyKeys,
   };
 }
 

@@ -41,7 +41,7 @@ export async function postSelfMessage(
   if (principal.suspended)
     throw new CoreError("account_suspended", "The key owner's account is suspended");
   const now = deps.clock.now();
-  const row = await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     await enforceRateLimit(
       tx,
       now,
@@ -66,11 +66,16 @@ export async function postSelfMessage(
       .update(conversations)
       .set({ lastMessageAt: now })
       .where(eq(conversations.id, conversationId));
-    // Not a push: only the owner's open console tabs re-read.
-    await notifyTopics(tx, [userTopic(principal.userId, "self")]);
-    return message as typeof messages.$inferSelect;
+    const row = message as typeof messages.$inferSelect;
+    const answer = { message: toSelfMessage(row), conversationId: row.conversationId };
+    // Not a push: only the owner's open console tabs re-read. With an Idempotency-Key, the
+    // answer is stored in this transaction, so a retry replays it and never posts twice.
+    await Promise.all([
+      notifyTopics(tx, [userTopic(principal.userId, "self")]),
+      deps.idempotentWrite?.seal(tx, answer),
+    ]);
+    return answer;
   });
-  return { message: toSelfMessage(row), conversationId: row.conversationId };
 }
 
 /** The newest `limit` messages of a user's self chat, oldest first. */

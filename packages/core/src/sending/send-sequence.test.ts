@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
+import { claimIdempotencyKey } from "../idempotency/idempotency-keys";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { newId } from "../ids";
@@ -193,5 +194,35 @@ describe("a send's statements go out together", () => {
     // The access check; BEGIN with the charge and the message (each with its wake-ups); COMMIT.
     // Waiting for each statement's answer, and waking in a statement of its own, is six.
     expect(await socketWrites(send)).toBe(3);
+  });
+
+  it("stores an Idempotency-Key's answer in the send's transaction, one write before COMMIT", async () => {
+    const { deps, agent, person } = await setup({ LIMIT_MESSAGES_PER_MIN: "1000" });
+    let n = 0;
+    const keyedSend = async () => {
+      n += 1;
+      const claim = await claimIdempotencyKey(
+        deps,
+        { ownerId: agent.id, key: `w${n}`, fingerprint: "f" },
+        201,
+      );
+      if (!("write" in claim)) throw new Error("not claimed");
+      const keyed = { ...deps, idempotentWrite: claim.write };
+      return {
+        claim: claim.write,
+        send: () =>
+          sendAgentMessage(
+            keyed,
+            { agentId: agent.id },
+            { to: person.num, type: "text", content: "hi" },
+          ),
+      };
+    };
+    for (let i = 0; i < 5; i++) await (await keyedSend()).send();
+    const { claim, send } = await keyedSend();
+    // The access check; BEGIN with the charge and the message; the answer (known once the
+    // message's row is back); COMMIT. The claim before it is the pipeline's.
+    expect(await socketWrites(send)).toBe(4);
+    expect(claim.sealed).toContain('"content":"hi"');
   });
 });

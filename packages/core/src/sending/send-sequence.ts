@@ -88,8 +88,16 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
     });
   };
   const finish = async (tx: Tx, stored: StoredSend<Result>) => {
-    await notifyTopics(tx, stored.wake ?? []);
-    await appendEvents(tx, deps.clock.now(), stored.events ?? []);
+    const events = async () => {
+      await notifyTopics(tx, stored.wake ?? []);
+      await appendEvents(tx, deps.clock.now(), stored.events ?? []);
+    };
+    // With an Idempotency-Key, the answer is stored in the send's own transaction, alongside its
+    // events (decision 0060): a retry replays it and never sends twice.
+    const sealed = deps.idempotentWrite?.seal(tx, stored.result);
+    const [done, seal] = await Promise.allSettled([events(), sealed]);
+    if (seal.status === "rejected") throw seal.reason;
+    if (done.status === "rejected") throw done.reason;
     return stored.result;
   };
 

@@ -1,4 +1,5 @@
 import type { AgentWebhook, AgentWebhookWithSecret } from "@switchboard/contract";
+import type { Executor } from "@switchboard/db";
 import { schema } from "@switchboard/db";
 import { and, eq, isNull, notLike, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
@@ -122,18 +123,30 @@ export async function rotateWebhookSecret(
   const secret = newSecret("whsec_");
   const sealed = await sealSecret(deps, agentId, secret);
   const now = deps.clock.now();
-  const [row] = await deps.db
-    .update(webhooks)
-    .set({
-      secret: sealed,
-      previousSecret: sql`${webhooks.secret}`,
-      rotationGraceUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
-      updatedAt: now,
-    })
-    .where(eq(webhooks.agentId, agentId))
-    .returning();
-  if (!row) throw new CoreError("not_found", "This agent has no webhook; PUT one first");
-  return { webhook: toAgentWebhook(row, now), secret };
+  const rotate = (db: Executor) =>
+    db
+      .update(webhooks)
+      .set({
+        secret: sealed,
+        previousSecret: sql`${webhooks.secret}`,
+        rotationGraceUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
+        updatedAt: now,
+      })
+      .where(eq(webhooks.agentId, agentId))
+      .returning();
+  const answer = (row: WebhookRow | undefined) => {
+    if (!row) throw new CoreError("not_found", "This agent has no webhook; PUT one first");
+    return { webhook: toAgentWebhook(row, now), secret };
+  };
+  const write = deps.idempotentWrite;
+  if (!write) return answer((await rotate(deps.db))[0]);
+  // With an Idempotency-Key, the answer (the new secret) is stored with the rotation: a retry
+  // gets the same secret back instead of rotating away the one it never saw.
+  return deps.db.transaction(async (tx) => {
+    const result = answer((await rotate(tx))[0]);
+    await write.seal(tx, result, await sealSecret(deps, agentId, JSON.stringify(result)));
+    return result;
+  });
 }
 
 /** The secrets that sign an agent's deliveries now: the current one, and the previous one in its grace. */

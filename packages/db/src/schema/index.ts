@@ -5,6 +5,7 @@ export * from "./conversations";
 export * from "./email";
 export * from "./events";
 export * from "./feed";
+export * from "./idempotency";
 export * from "./identity";
 export * from "./jobs";
 export * from "./limits";
