@@ -13,13 +13,7 @@ import {
   writeForReader,
 } from "./format";
 import { linkParts, mapsUrl } from "./link-parts";
-import {
-  editChanges,
-  humanize,
-  rejectionWords,
-  skillWords,
-  valueTree,
-} from "./proposal-words";
+import { editChanges, humanize, rejectionWords, skillWords, valueTree } from "./proposal-words";
 import { safeReturnPath, signInPath } from "./return-to";
 
 describe("linkParts", () => {
