@@ -63,10 +63,19 @@ async function handle(event: AgentEvent): Promise<void> {
       return;
     }
     case "action.rejected":
-    case "action.expired":
-      await say(event.payload.conversationId, "OK, I won't add it.");
-      console.log(`${event.type} ${event.payload.action.id}`);
+    case "action.expired": {
+      // A rejection may say why (`rejection`); an expiry never does.
+      const why = event.payload.action.rejection;
+      const answer =
+        why?.choice === "never"
+          ? "OK, I won't add it, and I won't suggest it again."
+          : why?.reason
+            ? `OK, I won't add it. Noted: "${why.reason}".`
+            : "OK, I won't add it.";
+      await say(event.payload.conversationId, answer);
+      console.log(`${event.type} ${event.payload.action.id}`, why ?? "");
       return;
+    }
     case "task.due":
       await client.sendMessage({
         to: event.payload.user.num,

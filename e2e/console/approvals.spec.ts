@@ -134,8 +134,11 @@ test("reject a card, edit a custom kind as JSON, and let create_note run without
     (await propose({ skill: "create_task", title: "Nope", payload: { title: "Skip" } })).status(),
   ).toBe(201);
   const first = page.getByTestId("approval-card").filter({ hasText: "Nope" });
+  // Reject asks why, optionally: rejecting with nothing given is one click more.
   await first.getByTestId("card-reject").click();
+  await page.getByTestId("reject-ok").click();
   await expect(first.getByTestId("card-state")).toHaveText("rejected");
+  await expect(first.getByTestId("card-rejection")).toHaveCount(0);
   await expect(first.getByTestId("card-approve")).toHaveCount(0);
 
   expect(

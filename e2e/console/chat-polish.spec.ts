@@ -152,6 +152,7 @@ test("focus stays in place after approving, rejecting or editing a card, and aft
 
   // Reject: focus ends on the card's outcome line, which says what happened.
   await rejected.getByTestId("card-reject").click();
+  await page.getByTestId("reject-ok").click();
   await expect(rejected.getByTestId("card-state")).toHaveText("rejected");
   const outcome = rejected.getByTestId("card-outcome");
   await expectFocused(page, outcome);

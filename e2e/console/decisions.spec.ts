@@ -72,6 +72,7 @@ test("a decided card says who decided, when and what changed; records link to th
   // Rejected in the console; expired; run automatically.
   const order = await propose({ kind: "order.place", payload: { sku: "A1" } });
   await cardOf(order.id).getByTestId("card-reject").click();
+  await page.getByTestId("reject-ok").click();
   await expect(cardOf(order.id).getByTestId("card-decision")).toHaveText(
     new RegExp(`^Rejected by you ${at}$`),
   );

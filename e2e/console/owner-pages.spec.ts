@@ -280,10 +280,17 @@ test("the owner's decisions card shows a person's decisions as they make them, i
     );
 
     const second = await propose("Book the terrace");
+    // Rejected with a reason: the owner reads it beside the outcome.
     await second.getByTestId("card-reject").click();
+    const why = person.getByTestId("reject-dialog");
+    await why.getByLabel("Wrong details").check();
+    await why.getByTestId("reject-reason").fill("We are six, not two");
+    await why.getByTestId("reject-ok").click();
     await expect(counts.getByTestId("decisions-rejected")).toContainText("1");
-    await expect(page.getByTestId("decision-row").first()).toContainText(
-      /Book the terrace\s*Pia Person\s*rejected/,
+    const row = page.getByTestId("decision-row").first();
+    await expect(row).toContainText(/Book the terrace\s*Pia Person\s*rejected/);
+    await expect(row.getByTestId("decision-reason")).toHaveText(
+      "Wrong details: We are six, not two",
     );
     expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true);
   } finally {

@@ -14,6 +14,7 @@ import {
   listDeveloperKeys,
   listOwnRecords,
   listPersonEmailThreads,
+  proposeAction,
   readEvents,
 } from "@switchboard/core";
 import { codeOf, createTestDeps } from "@switchboard/core/testing";
@@ -483,6 +484,69 @@ describe("as a person", () => {
         )
       ).err.error.code,
     ).toBe("validation_error");
+  });
+});
+
+describe("action reject", () => {
+  it("passes the person's --reason and --choice to the agent, checked with precise errors", async () => {
+    const owner = await createUser(t.deps, {});
+    const person = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, {
+      ownerId: owner.id,
+      displayName: "Asker",
+      requestedScopes: ["messages:read", "messages:write"],
+    });
+    const { conversationId } = await addContact(t.deps, person.id, agent.id, [
+      "messages:read",
+      "messages:write",
+    ]);
+    // The CLI decides on the system clock: propose on it too, so the card has not expired.
+    const propose = async () => {
+      const was = t.clock.now();
+      t.clock.set(new Date());
+      try {
+        const proposed = await proposeAction(
+          t.deps,
+          { agentId: agent.id },
+          { conversationId, kind: "book.table", title: "Book" },
+        );
+        return proposed.action.id;
+      } finally {
+        t.clock.set(was);
+      }
+    };
+    const first = await propose();
+    const reject = (...more: string[]) =>
+      cli("action", "reject", "--user", person.id, "--action", first, ...more);
+
+    const long = await reject("--reason", "x".repeat(501));
+    expect(long.err.error).toEqual({
+      code: "validation_error",
+      message:
+        "--reason: must be at most 500 characters\nusage: switchboard action reject --user USER --action ID [--reason TEXT] [--choice not_now|wrong_details|never]",
+    });
+    const choice = await reject("--choice", "later");
+    expect(choice.err.error.message).toMatch(/^--choice: .*"not_now"\|"wrong_details"\|"never"/);
+
+    const rejected = await reject("--reason", "  Not this week ", "--choice", "not_now");
+    expect(rejected.out.action).toMatchObject({
+      id: first,
+      state: "rejected",
+      rejection: { reason: "Not this week", choice: "not_now" },
+    });
+    // Without them: still a rejection, and the agent hears both fields null.
+    const second = await propose();
+    const plain = await cli("action", "reject", "--user", person.id, "--action", second);
+    expect(plain.out.action.rejection).toEqual({ reason: null, choice: null });
+    const { events } = await readEvents(t.deps, agent.id, 0, 10);
+    expect(
+      events
+        .filter((e) => e.type === "action.rejected")
+        .map((e) => (e.payload as { action: { rejection: unknown } }).action.rejection),
+    ).toEqual([
+      { reason: "Not this week", choice: "not_now" },
+      { reason: null, choice: null },
+    ]);
   });
 });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { type AgentPlatformSkill, AgentProposeActionRequest, skillPayloads } from "./actions";
+import {
+  AgentAction,
+  type AgentPlatformSkill,
+  AgentProposeActionRequest,
+  RejectionInput,
+  skillPayloads,
+} from "./actions";
 import { platformSkills, skillFields, skillRecordType, skillScope } from "./vocabulary";
 
 const at = "2026-05-01T09:00:00+02:00";
@@ -124,5 +130,53 @@ describe("AgentProposeActionRequest", () => {
         title: "x".repeat(200),
       }).success,
     ).toBe(true);
+  });
+});
+
+describe("a rejection's reason", () => {
+  it("takes an optional choice and up to 500 characters of text, trimmed", () => {
+    expect(RejectionInput.parse({})).toEqual({});
+    expect(RejectionInput.parse({ reason: "  not Friday  ", choice: "not_now" })).toEqual({
+      reason: "not Friday",
+      choice: "not_now",
+    });
+    expect(RejectionInput.safeParse({ reason: "x".repeat(500) }).success).toBe(true);
+    const long = RejectionInput.safeParse({ reason: "x".repeat(501) });
+    expect(long.error?.issues[0]).toMatchObject({
+      path: ["reason"],
+      message: "must be at most 500 characters",
+    });
+    expect(RejectionInput.safeParse({ choice: "maybe" }).error?.issues[0]?.path).toEqual([
+      "choice",
+    ]);
+    expect(RejectionInput.safeParse({ reason: "a\u0000b" }).success).toBe(false);
+    expect(RejectionInput.safeParse({ why: "x" }).success).toBe(false);
+  });
+
+  it("is on the agent's action only as a rejection with both fields, possibly null", () => {
+    const action = {
+      id: "a",
+      conversationId: "c",
+      userId: "u",
+      kind: "k",
+      title: "t",
+      description: null,
+      payload: {},
+      editedPayload: null,
+      state: "rejected",
+      expiresAt: "2026-05-01T09:00:00.000Z",
+      createdAt: "2026-05-01T09:00:00.000Z",
+      resolvedAt: null,
+      skill: null,
+      execution: null,
+    };
+    expect(AgentAction.safeParse(action).success).toBe(true);
+    expect(
+      AgentAction.safeParse({ ...action, rejection: { reason: null, choice: null } }).success,
+    ).toBe(true);
+    expect(AgentAction.safeParse({ ...action, rejection: { reason: "no" } }).success).toBe(false);
+    expect(
+      AgentAction.safeParse({ ...action, rejection: { reason: null, choice: "later" } }).success,
+    ).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DateTime, Num, oneLine } from "./common";
+import { StorableText } from "./unstorable-text";
 import { MAX_PAYLOAD_BYTES, platformSkills } from "./vocabulary";
 
 export const AgentActionState = z.enum(["pending", "approved", "rejected", "expired"]);
@@ -89,6 +90,32 @@ export const AgentActionExecution = z.object({
 });
 export type AgentActionExecution = z.infer<typeof AgentActionExecution>;
 
+/** A person's quick answer to why they rejected a card. */
+export const RejectionChoice = z.enum(["not_now", "wrong_details", "never"]);
+export type RejectionChoice = z.infer<typeof RejectionChoice>;
+
+/** The longest reason a person may give with a rejection. */
+export const MAX_REJECTION_REASON = 500;
+
+/** Why a person rejected a card, as the agent sees it; null fields when they did not say. */
+export const ActionRejection = z.object({
+  reason: z.string().nullable(),
+  choice: RejectionChoice.nullable(),
+});
+export type ActionRejection = z.infer<typeof ActionRejection>;
+
+/**
+ * The optional why a person gives with Reject (console, CLI): a quick choice and a short text.
+ * Blank text counts as none.
+ */
+export const RejectionInput = z.strictObject({
+  reason: StorableText.trim()
+    .max(MAX_REJECTION_REASON, `must be at most ${MAX_REJECTION_REASON} characters`)
+    .optional(),
+  choice: RejectionChoice.optional(),
+});
+export type RejectionInput = z.input<typeof RejectionInput>;
+
 export const AgentAction = z.object({
   id: z.string(),
   conversationId: z.string(),
@@ -104,6 +131,8 @@ export const AgentAction = z.object({
   resolvedAt: DateTime.nullable(),
   skill: AgentPlatformSkill.nullable(),
   execution: AgentActionExecution.nullable(),
+  /** Why the person rejected it: only on a rejected action (never on an expired one). */
+  rejection: ActionRejection.optional(),
 });
 export type AgentAction = z.infer<typeof AgentAction>;
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AgentActionExecution, AgentPlatformSkill } from "./actions";
+import { ActionRejection, AgentActionExecution, AgentPlatformSkill } from "./actions";
 import { DateTime } from "./common";
 
 /**
@@ -24,6 +24,8 @@ export const ActionDecision = z.object({
   decidedBy: z.string().nullable(),
   /** Payload fields the approval changed (0 when approved as proposed or not approved). */
   changes: z.number().int(),
+  /** The person's why, on a rejection (null otherwise). */
+  rejection: ActionRejection.nullable(),
 });
 export type ActionDecision = z.infer<typeof ActionDecision>;
 

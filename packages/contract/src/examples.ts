@@ -67,7 +67,11 @@ export const eventExamples: { [T in AgentEventType]: EventPayload<T> } = {
   "action.approved": { conversationId: exampleAction.conversationId, action: exampleAction },
   "action.rejected": {
     conversationId: exampleAction.conversationId,
-    action: { ...exampleAction, state: "rejected" },
+    action: {
+      ...exampleAction,
+      state: "rejected",
+      rejection: { reason: "Friday is full; try Saturday", choice: "wrong_details" },
+    },
   },
   "action.expired": {
     conversationId: exampleAction.conversationId,

@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { AgentAction, AgentActionExecution, AgentActionState, AgentPlatformSkill } from "./actions";
+import {
+  ActionRejection,
+  AgentAction,
+  AgentActionExecution,
+  AgentActionState,
+  AgentPlatformSkill,
+  RejectionChoice,
+} from "./actions";
 import { AgentConversation, Initiation } from "./conversations";
 import { DevMe, DevSelfMessage } from "./developer";
 import { ApiError, type ErrorCode, errorStatus } from "./errors";
@@ -106,6 +113,8 @@ const named: [z.ZodType, string][] = [
   [AgentActionState, "AgentActionState"],
   [AgentPlatformSkill, "AgentPlatformSkill"],
   [AgentActionExecution, "AgentActionExecution"],
+  [RejectionChoice, "RejectionChoice"],
+  [ActionRejection, "AgentActionRejection"],
   [AgentAction, "AgentAction"],
   [AgentWebhook, "AgentWebhook"],
   [AgentWebhookWithSecret, "AgentWebhookWithSecret"],

@@ -1,4 +1,4 @@
-import { RecordType } from "@switchboard/contract";
+import { RecordType, RejectionInput } from "@switchboard/contract";
 import { createRecord, decideAction, parseInput, setAutoExecute } from "@switchboard/core";
 import { z } from "zod";
 import { command, json, str } from "../command";
@@ -28,15 +28,26 @@ export const actionCommands = [
   }),
   command({
     name: "action reject",
-    usage: "--user USER --action ID",
-    flags: { user: { type: "string", required: true }, action: { type: "string", required: true } },
+    usage: "--user USER --action ID [--reason TEXT] [--choice not_now|wrong_details|never]",
+    flags: {
+      user: { type: "string", required: true },
+      action: { type: "string", required: true },
+      reason: { type: "string" },
+      choice: { type: "string" },
+    },
     async run(flags, deps) {
+      // The person's optional why, which the agent sees as `action.rejection`.
+      const rejection = {
+        reason: parseInput(RejectionInput.shape.reason, flags.reason, "--reason"),
+        choice: parseInput(RejectionInput.shape.choice, flags.choice, "--choice"),
+      };
       return {
         action: await decideAction(deps, {
           userRef: String(flags.user),
           actionId: String(flags.action),
           approve: false,
           via: "cli",
+          rejection,
         }),
       };
     },

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { getSessionUser } from "~/auth/session";
 import { ConsoleNav } from "~/components/console-nav";
 import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
+import { ServiceWorker } from "~/components/service-worker";
 import { SignInFirst } from "~/components/sign-in-first";
 import { pageReadAt } from "~/trpc/server";
 import styles from "./layout.module.css";
@@ -10,14 +11,22 @@ export const dynamic = "force-dynamic";
 
 /**
  * Every console page: signed in (or sent to sign in, coming back here after), with the
- * navigation beside it (below it on a phone) and a banner when the tab is offline.
+ * navigation beside it (below it on a phone) and a banner when the tab is offline. Each registers
+ * the service worker that shows the offline page when the network is down.
  */
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const dataReadAt = pageReadAt(); // before this page reads anything
   const user = await getSessionUser();
-  if (!user) return <SignInFirst />;
+  if (!user)
+    return (
+      <>
+        <ServiceWorker />
+        <SignInFirst />
+      </>
+    );
   return (
     <LiveProvider dataReadAt={dataReadAt}>
+      <ServiceWorker />
       <div className={styles.shell}>
         <a href="#main" className={styles.skipLink}>
           Skip to content

@@ -13,7 +13,7 @@ import {
   writeForReader,
 } from "./format";
 import { linkParts, mapsUrl } from "./link-parts";
-import { editChanges, humanize, skillWords, valueTree } from "./proposal-words";
+import { editChanges, humanize, rejectionWords, skillWords, valueTree } from "./proposal-words";
 import { safeReturnPath, signInPath } from "./return-to";
 
 describe("linkParts", () => {
@@ -82,6 +82,18 @@ describe("error copy", () => {
     expect(shownError(invalid, ["change.displayName"])?.fields).toEqual({
       "change.displayName": "must not be empty",
     });
+  });
+});
+
+describe("rejection words", () => {
+  it("says a rejection's choice and reason in one line, nothing when none was given", () => {
+    expect(rejectionWords({ choice: "never", reason: "I cook myself" })).toBe(
+      "Don't suggest this again: I cook myself",
+    );
+    expect(rejectionWords({ choice: "wrong_details", reason: null })).toBe("Wrong details");
+    expect(rejectionWords({ choice: null, reason: "Later" })).toBe("Later");
+    expect(rejectionWords({ choice: null, reason: null })).toBeNull();
+    expect(rejectionWords(undefined)).toBeNull();
   });
 });
 

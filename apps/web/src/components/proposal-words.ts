@@ -1,4 +1,9 @@
-import type { AgentAction, AgentPlatformSkill } from "@switchboard/contract";
+import type {
+  ActionRejection,
+  AgentAction,
+  AgentPlatformSkill,
+  RejectionChoice,
+} from "@switchboard/contract";
 import { formatNumber, formatSpan, formatWhen } from "./format";
 
 /**
@@ -220,4 +225,19 @@ export function editChanges(
           value: textOf(valueTree(edited[name])),
         },
   );
+}
+
+/** The quick answers a person gives to why they rejected a card, as the Reject dialog offers. */
+export const rejectionChoiceWords: Record<RejectionChoice, string> = {
+  not_now: "Not now",
+  wrong_details: "Wrong details",
+  never: "Don't suggest this again",
+};
+
+/** Why a card was rejected, in one line ("Not now: Friday is full"); null when nobody said. */
+export function rejectionWords(rejection: ActionRejection | null | undefined): string | null {
+  if (!rejection) return null;
+  const choice = rejection.choice && rejectionChoiceWords[rejection.choice];
+  const parts = [choice, rejection.reason].filter(Boolean);
+  return parts.length > 0 ? parts.join(": ") : null;
 }

@@ -2,7 +2,9 @@ import {
   type CoreDeps,
   captureLogs,
   endConsoleSession,
+  getAgentAction,
   newConsoleSessionId,
+  proposeAction,
   sendAgentMessage,
   setGrant,
   setUserSuspended,
@@ -303,6 +305,49 @@ describe("chats", () => {
     const other = await signUp("Oscar");
     const foreign = await failure(other.session.chats.page.query({ chat: added.conversationId }));
     expect(foreign.data).toMatchObject({ httpStatus: 404, code: "not_found" });
+  });
+});
+
+describe("rejecting a card with a reason", () => {
+  it("keeps the person's why for the agent, bounded at 500 characters, never with an approval", async () => {
+    const owner = await signUp("Owner");
+    const agent = await owner.session.agents.create.mutate({
+      displayName: "Asking Bot",
+      requestedScopes: ["messages:read", "messages:write"],
+      requestPrivacy: "everyone",
+    });
+    const person = await signUp("Rae");
+    const { conversationId: chat } = await person.session.chats.add.mutate({
+      agent: agent.id,
+      scopes: ["messages:read", "messages:write"],
+    });
+    const { action } = await proposeAction(
+      t.deps,
+      { agentId: agent.id },
+      { conversationId: chat, kind: "book.table", title: "Book a table" },
+    );
+    const decide = (input: Record<string, unknown>) =>
+      person.session.chats.decide.mutate({ chat, actionId: action.id, ...input } as never);
+
+    const long = await failure(decide({ approve: false, reason: "x".repeat(501) }));
+    expect(long.data).toMatchObject({
+      httpStatus: 400,
+      code: "validation_error",
+      issues: [{ path: "reason", message: "must be at most 500 characters" }],
+    });
+    const choice = await failure(decide({ approve: false, choice: "someday" }));
+    expect(choice.data).toMatchObject({ code: "validation_error", issues: [{ path: "choice" }] });
+    const approving = await failure(decide({ approve: true, reason: "why not" }));
+    expect(approving).toMatchObject({
+      message: "A reason goes only with a rejection",
+      data: { httpStatus: 400, issues: [{ path: "reason" }] },
+    });
+
+    const rejected = await decide({ approve: false, reason: "Not on Fridays", choice: "never" });
+    expect(rejected.rejection).toEqual({ reason: "Not on Fridays", choice: "never" });
+    expect((await getAgentAction(t.deps, agent.id, action.id)).rejection).toEqual(
+      rejected.rejection,
+    );
   });
 });
 

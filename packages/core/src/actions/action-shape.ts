@@ -1,4 +1,5 @@
 import {
+  type ActionRejection,
   type AgentAction,
   type AgentActionExecution,
   AgentPlatformSkill,
@@ -23,7 +24,15 @@ export function toAgentAction(row: ActionRow): AgentAction {
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
     skill: skillOf(row),
     execution: (row.execution as AgentActionExecution | null) ?? null,
+    ...(row.state === "rejected" && { rejection: rejectionOf(row) }),
   };
+}
+
+/** Why a rejected proposal was rejected, as far as the person said (null fields when not). */
+export function rejectionOf(
+  row: Pick<ActionRow, "rejectionReason" | "rejectionChoice">,
+): ActionRejection {
+  return { reason: row.rejectionReason, choice: row.rejectionChoice };
 }
 
 /** The platform skill a stored proposal runs (the column is plain text), or null for a custom one. */

@@ -157,6 +157,52 @@ describe("deciding", () => {
     expect(seen[0]?.payload).toEqual({ conversationId: action.conversationId, action: approved });
   });
 
+  it("gives the agent the person's why with a rejection: stored, on the event and on GET", async () => {
+    const { propose, person, agent, events } = await setup();
+    const { action } = await propose({ kind: "pay.invoice", payload: { amount: 10 } });
+    const decide = (rejection: unknown, approve = false) =>
+      failure(
+        decideAction(t.deps, {
+          userRef: person.id,
+          actionId: action.id,
+          approve,
+          rejection: rejection as never,
+        }),
+      );
+    // Checked before anything changes: too long, an unknown choice, a reason with an approval.
+    expect(await decide({ reason: "x".repeat(501) })).toBe("validation_error");
+    expect(await decide({ choice: "later" })).toBe("validation_error");
+    expect(await decide({ reason: "fine" }, true)).toBe("validation_error");
+    const long = await decideAction(t.deps, {
+      userRef: person.id,
+      actionId: action.id,
+      approve: false,
+      rejection: { reason: ` ${"é".repeat(500)} `, choice: "wrong_details" },
+    });
+    expect(long.state).toBe("rejected");
+    expect(long.rejection).toEqual({ reason: "é".repeat(500), choice: "wrong_details" });
+    expect((await getAgentAction(t.deps, agent.id, action.id)).rejection).toEqual(long.rejection);
+    const [event] = await events();
+    expect(event?.type).toBe("action.rejected");
+    expect(event?.payload).toEqual({ conversationId: action.conversationId, action: long });
+
+    // Nothing said: both fields null. A blank reason is none.
+    const second = (await propose({ kind: "k" })).action;
+    const plain = await decideAction(t.deps, {
+      userRef: person.id,
+      actionId: second.id,
+      approve: false,
+      rejection: { reason: "   " },
+    });
+    expect(plain.rejection).toEqual({ reason: null, choice: null });
+    // Not on an approval.
+    const third = (await propose({ kind: "k" })).action;
+    expect(
+      (await decideAction(t.deps, { userRef: person.id, actionId: third.id, approve: true }))
+        .rejection,
+    ).toBeUndefined();
+  });
+
   it("rejects the pending proposals of an agent the person removes; none is approvable after", async () => {
     const { propose, person, agent, events } = await setup();
     const { action: decided } = await propose({ kind: "pay.invoice", payload: {} });
@@ -171,6 +217,7 @@ describe("deciding", () => {
     expect(await getAgentAction(t.deps, agent.id, pending.id)).toMatchObject({
       state: "rejected",
       resolvedAt: expect.any(String),
+      rejection: { reason: null, choice: null },
     });
     const seen = await events();
     expect(seen.map((e) => [e.type, (e.payload as { action: { id: string } }).action.id])).toEqual([
@@ -194,9 +241,9 @@ describe("deciding", () => {
         decideAction(t.deps, { userRef: person.id, actionId: action.id, approve: true }),
       ),
     ).toBe("conflict");
-    expect((await getAgentAction(t.deps, (await events())[0]!.agentId, action.id)).state).toBe(
-      "expired",
-    );
+    const expired = await getAgentAction(t.deps, (await events())[0]!.agentId, action.id);
+    expect(expired.state).toBe("expired");
+    expect("rejection" in expired).toBe(false);
     expect(await expireAction(t.deps, action.id)).toBe("decided");
     expect((await events()).map((e) => e.type)).toEqual(["action.expired"]);
   });

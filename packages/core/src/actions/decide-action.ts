@@ -1,8 +1,8 @@
-import type { AgentAction } from "@switchboard/contract";
+import { type AgentAction, RejectionInput } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
 import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { CoreError } from "../errors";
+import { CoreError, parseInput } from "../errors";
 import { agentOwnerTopics } from "../events/agent-control";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics, type Topic, userTopic } from "../events/notifier";
@@ -23,6 +23,8 @@ export interface Decision {
   conversationId?: string;
   /** Which app decided, for the audit trail: the console's card, or the CLI (the default). */
   via?: "console" | "cli";
+  /** The person's optional why, with a rejection only; the agent sees it as `action.rejection`. */
+  rejection?: RejectionInput;
 }
 
 /**
@@ -34,6 +36,7 @@ export interface Decision {
  * is written with the decision.
  */
 export async function decideAction(deps: CoreDeps, decision: Decision): Promise<AgentAction> {
+  const why = rejectionOf(decision);
   const user = await findUser(deps, decision.userRef);
   const now = deps.clock.now();
   const result = await deps.db.transaction(async (tx) => {
@@ -72,6 +75,8 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
         decidedBy: user.id,
         decidedVia: decision.via ?? "cli",
         approvedPayload: decision.approve ? (editedPayload ?? row.payload) : null,
+        rejectionReason: why.reason,
+        rejectionChoice: why.choice,
       })
       .where(eq(actions.id, row.id))
       .returning();
@@ -90,6 +95,19 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
   });
   if (!result) throw new CoreError("conflict", "This proposal has expired");
   return result;
+}
+
+/**
+ * The why of a rejection, checked before anything is locked (the CLI's and the console's input
+ * alike): a blank reason is none. An approval carries no reason.
+ */
+function rejectionOf(decision: Decision) {
+  if (decision.approve && decision.rejection !== undefined)
+    throw new CoreError("validation_error", "A reason goes only with a rejection", {
+      issues: [{ path: "reason", message: "give a reason only when rejecting" }],
+    });
+  const { reason, choice } = parseInput(RejectionInput, decision.rejection ?? {});
+  return { reason: reason || null, choice: choice ?? null };
 }
 
 /**

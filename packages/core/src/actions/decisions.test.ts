@@ -91,6 +91,7 @@ describe("the decision audit trail", () => {
       via: "console",
       decidedBy: person.id,
       changes: 2,
+      rejection: null,
     });
     expect(Object.keys(card?.action ?? {})).not.toContain("decidedVia");
   });
@@ -151,6 +152,7 @@ describe("the decision audit trail", () => {
         actionId: action.id,
         approve,
         editedPayload: edit,
+        ...(!approve && { rejection: { reason: "Not this week", choice: "not_now" } }),
       });
       return action.id;
     };
@@ -160,10 +162,11 @@ describe("the decision audit trail", () => {
     const rejected = await decide({ kind: "d" }, false);
     const first = await listAgentDecisions(t.deps, agent.id, { limit: 3 });
     expect(first.counts).toEqual({ approved: 2, edited: 1, rejected: 1, expired: 0 });
-    expect(first.decisions.map((d) => [d.actionId, d.outcome, d.changes])).toEqual([
-      [rejected, "rejected", 0],
-      [edited, "approved", 1],
-      [sameEdit, "approved", 0],
+    expect(first.decisions.map((d) => [d.actionId, d.outcome, d.changes, d.rejection])).toEqual([
+      // The owner reads why the person said no, to improve the agent.
+      [rejected, "rejected", 0, { reason: "Not this week", choice: "not_now" }],
+      [edited, "approved", 1, null],
+      [sameEdit, "approved", 0, null],
     ]);
     expect(first.decisions[0]?.person).toEqual({
       id: person.id,

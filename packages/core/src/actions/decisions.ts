@@ -11,7 +11,7 @@ import { schema } from "@switchboard/db";
 import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { type ActionRow, skillOf } from "./action-shape";
+import { type ActionRow, rejectionOf, skillOf } from "./action-shape";
 
 const { actions, users } = schema;
 
@@ -32,7 +32,15 @@ export function changedFields(proposed: Fields, approved: Fields | null): number
 
 type AuditColumns = Pick<
   ActionRow,
-  "state" | "resolvedAt" | "createdAt" | "decidedVia" | "decidedBy" | "payload" | "editedPayload"
+  | "state"
+  | "resolvedAt"
+  | "createdAt"
+  | "decidedVia"
+  | "decidedBy"
+  | "payload"
+  | "editedPayload"
+  | "rejectionReason"
+  | "rejectionChoice"
 > &
   Partial<Pick<ActionRow, "approvedPayload">>;
 
@@ -51,6 +59,7 @@ export function toActionDecision(row: AuditColumns): ActionDecision | null {
     via: row.decidedVia,
     decidedBy: row.decidedBy,
     changes: changedFields(row.payload, approvedOf(row)),
+    rejection: row.state === "rejected" ? rejectionOf(row) : null,
   };
 }
 

@@ -17,6 +17,9 @@ export const actionDecidedVia = pgEnum("action_decided_via", [
   "contact_removed",
 ]);
 
+/** A person's quick answer to why they rejected a card (the contract's RejectionChoice). */
+export const rejectionChoice = pgEnum("rejection_choice", ["not_now", "wrong_details", "never"]);
+
 /** Proposals: what an agent asks a person to approve on a card in their 1:1 chat. */
 export const actions = pgTable(
   "actions",
@@ -53,6 +56,9 @@ export const actions = pgTable(
     decidedVia: actionDecidedVia(),
     /** What ran or what the agent was told to do: the edited payload, else the proposed one. */
     approvedPayload: jsonb().$type<Record<string, unknown>>(),
+    // Why the person rejected it, when they said (the agent sees both as `action.rejection`).
+    rejectionReason: text(),
+    rejectionChoice: rejectionChoice(),
   },
   (t) => [
     index("actions_agent_created_idx").on(t.agentId, t.createdAt),

@@ -1,3 +1,4 @@
+import { RejectionInput } from "@switchboard/contract";
 import {
   addContact,
   addUserContact,
@@ -129,16 +130,20 @@ export const chatsRouter = router({
       setAutoExecute(ctx.deps, ctx.user.id, input.agent, input.skill, input.enabled),
     ),
 
-  /** Approve (optionally with an edited payload) or reject a card, from its own chat. */
+  /**
+   * Approve (optionally with an edited payload) or reject a card, from its own chat; a
+   * rejection may say why (a quick choice, a short reason), which the agent sees.
+   */
   decide: protectedProcedure
     .input(
       chat.extend({
         actionId: z.string().min(1),
         approve: z.boolean(),
         editedPayload: z.unknown().optional(),
+        ...RejectionInput.shape,
       }),
     )
-    .mutation(({ ctx, input }) =>
+    .mutation(({ ctx, input: { reason, choice, ...input } }) =>
       decideAction(ctx.deps, {
         userRef: ctx.user.id,
         actionId: input.actionId,
@@ -146,6 +151,7 @@ export const chatsRouter = router({
         editedPayload: input.editedPayload,
         conversationId: input.chat,
         via: "console",
+        ...((reason !== undefined || choice !== undefined) && { rejection: { reason, choice } }),
       }),
     ),
 

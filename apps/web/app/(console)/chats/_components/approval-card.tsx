@@ -5,18 +5,21 @@ import {
   type AgentAction,
   MAX_PAYLOAD_BYTES,
   type PersonChatMessage,
+  type RejectionInput,
   skillFields,
   skillRecordType,
 } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { type RefObject, useEffect, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { shownError } from "~/components/errors";
 import { formatClock, formatRelative, formatWhen, localDayKey } from "~/components/format";
 import {
   type CardTarget,
   editChanges,
   kindWords,
+  rejectionWords,
   skillWords,
   type ValueTree,
   valueTree,
@@ -29,13 +32,15 @@ import ui from "~/components/ui/layout.module.css";
 import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import styles from "./approval-card.module.css";
+import { RejectDialog } from "./reject-dialog";
 
 /**
  * An agent's proposal as the person decides it, in words: what kind of thing it does, one
  * summary line, the details as rows (a change card shows each field now → proposed, against the
  * record as it is now), when it expires. Approve, Edit (a form prefilled with everything the
  * proposal carries, or a JSON editor for a custom kind; both checked before they are sent) and
- * Reject while it is pending; afterwards its state, what an edit changed, and what ran.
+ * Reject (which asks, optionally, why) while it is pending; afterwards its state, what an edit
+ * changed, why it was rejected, and what ran.
  */
 export function ApprovalCard({
   message,
@@ -49,6 +54,7 @@ export function ApprovalCard({
   useReaderTimes();
   const trpc = useTRPC();
   const [editing, setEditing] = useState(false);
+  const [rejecting, setRejecting] = useState(false);
   const decide = useMutation(
     trpc.chats.decide.mutationOptions({ onSuccess: () => setEditing(false) }),
   );
@@ -66,9 +72,17 @@ export function ApprovalCard({
       editedPayload,
     });
   };
-  const reject = () => {
+  const reject = (rejection: RejectionInput | null) => {
+    // Close first (focus back on Reject, inside the card), then decide.
+    flushSync(() => setRejecting(false));
+    if (!rejection) return;
     focus.afterDecision();
-    decide.mutate({ chat: action.conversationId, actionId: action.id, approve: false });
+    decide.mutate({
+      chat: action.conversationId,
+      actionId: action.id,
+      approve: false,
+      ...rejection,
+    });
   };
   const startEditing = () => {
     focus.next("form");
@@ -171,14 +185,16 @@ export function ApprovalCard({
           <Button
             variant="danger"
             disabled={decide.isPending}
-            onClick={reject}
+            onClick={() => setRejecting(true)}
             aria-describedby={headingId}
+            aria-haspopup="dialog"
             data-testid="card-reject"
           >
             Reject
           </Button>
         </div>
       )}
+      {pending && rejecting && <RejectDialog title={action.title} onClose={reject} />}
       {!editing && error && (
         <p className={ui.formError} role="alert">
           {error.message}
@@ -186,6 +202,7 @@ export function ApprovalCard({
       )}
       <div className={styles.outcome} tabIndex={-1} data-testid="card-outcome">
         <CardTime action={action} decision={message.decision} />
+        <Rejection action={action} />
         <Execution action={action} />
       </div>
     </li>
@@ -336,6 +353,17 @@ const stateBadge: Record<AgentAction["state"], BadgeTone> = {
 };
 
 const capitalized = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** What the person told the agent when they rejected it. */
+function Rejection({ action }: { action: AgentAction }) {
+  const words = rejectionWords(action.rejection);
+  if (!words) return null;
+  return (
+    <p className={`${ui.hint} ${styles.reason}`} data-testid="card-rejection">
+      Your reason: {words}
+    </p>
+  );
+}
 
 function Execution({ action }: { action: AgentAction }) {
   const execution = action.execution;

@@ -4,6 +4,7 @@ import type { AgentDecision, DecisionCursor } from "@switchboard/contract";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { formatTime } from "~/components/format";
+import { rejectionWords } from "~/components/proposal-words";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -36,6 +37,17 @@ const badge = (decision: AgentDecision): BadgeTone =>
       ? "off"
       : "neutral";
 
+/** Why the person rejected it, when they said: what the owner can improve the agent by. */
+function Reason({ decision }: { decision: AgentDecision }) {
+  const words = rejectionWords(decision.rejection);
+  if (!words) return null;
+  return (
+    <p className={`${ui.hint} ${styles.reason}`} data-testid="decision-reason">
+      {words}
+    </p>
+  );
+}
+
 /**
  * How people decided the agent's proposals: how many were approved as proposed, approved with
  * changes (edited), rejected and expired, and the decisions newest first, a page at a time.
@@ -55,7 +67,8 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
       <div>
         <h2 id="decisions-heading">Decisions</h2>
         <p className={ui.muted}>
-          How people answered this agent's proposals. Edited: approved with changes.
+          How people answered this agent's proposals, with their reasons for rejecting any. Edited:
+          approved with changes.
         </p>
       </div>
       {query.error && <p className={ui.formError}>{query.error.message}</p>}
@@ -92,6 +105,7 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
                     <td data-label="Outcome">
                       <Badge tone={badge(decision)}>{outcomeWords(decision)}</Badge>
                       {decision.via === "cli" && <span className={ui.muted}> · CLI</span>}
+                      <Reason decision={decision} />
                     </td>
                     <td data-label="When">
                       <time dateTime={decision.at}>{formatTime(decision.at)}</time>
