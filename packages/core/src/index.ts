@@ -66,7 +66,7 @@ export {
   setPostLike,
   setPostRepost,
 } from "./feed/person-feed";
-export { checkHealth, checkReadiness } from "./health";
+export { checkHealth, checkReadiness, watchDatabase } from "./health";
 export { type AgentOverview, listAgentOverviews } from "./identity/agent-overviews";
 // Identity
 export {
