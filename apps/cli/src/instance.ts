@@ -38,8 +38,8 @@ export function readInstance(): InstanceInfo | null {
 }
 
 /**
- * A problem finding the instance or its keys: the CLI reports it as `instance_not_found`, with
- * the data directory it looked in and how to point it elsewhere, never as an internal error.
+ * No running instance where the CLI looked: it answers `instance_not_found`, with the data
+ * directory it looked in and how to point it elsewhere, never as an internal error.
  */
 export class InstanceNotFoundError extends Error {}
 

@@ -75,8 +75,17 @@ export async function instanceKeys(
   return keys;
 }
 
-/** The keys kept in the data directory's keys file: what the CLI uses beside `npm start`. */
-export const keptKeys = (dataDir: string): Partial<InstanceKeys> => readKeys(keysFile(dataDir));
+/**
+ * The keys kept in the data directory's keys file: what the CLI uses beside `npm start`. An
+ * unreadable file gives none (the command that needs one then says where it looked).
+ */
+export function keptKeys(dataDir: string): Partial<InstanceKeys> {
+  try {
+    return readKeys(keysFile(dataDir));
+  } catch {
+    return {};
+  }
+}
 
 function readKeys(file: string): Partial<InstanceKeys> {
   if (!existsSync(file)) return {};
