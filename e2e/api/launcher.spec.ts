@@ -187,7 +187,8 @@ test("a SIGKILLed launcher leaves no web or worker process behind", async () => 
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(output).toContain("the launcher");
   } finally {
-    if (launcher.exitCode === null) process.kill(-(launcher.pid as number), "SIGKILL");
+    if (launcher.exitCode === null && launcher.signalCode === null)
+      process.kill(-(launcher.pid as number), "SIGKILL");
     // The embedded Postgres was the launcher's too: stopped here (the next start would do it).
     const pidFile = path.join(dataDir, "pg", "postmaster.pid");
     if (existsSync(pidFile)) {
