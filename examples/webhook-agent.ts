@@ -2,6 +2,7 @@
  * The webhook agent: a plain node:http server that verifies each delivery's signature against
  * the raw body, answers at once, then replies through the API.
  *   SWITCHBOARD_TOKEN=sbat_… SWITCHBOARD_WEBHOOK_SECRET=whsec_… npm run -s -w examples webhook
+ * It listens on WEBHOOK_AGENT_PORT (default 4242).
  * Events reach it from `switchboard listen --agent 800-… --forward-to http://localhost:4242/webhook`
  * (use the secret it prints), or from a webhook set with PUT /webhook (its secret).
  */
@@ -15,7 +16,8 @@ if (secrets.length === 0) {
   console.error("Set SWITCHBOARD_WEBHOOK_SECRET (whsec_…; during a rotation: new,old)");
   process.exit(1);
 }
-const port = Number(process.env.PORT ?? 4242);
+// Its own variable: PORT is the service's (exported for `npm start`, it would clash).
+const port = Number(process.env.WEBHOOK_AGENT_PORT ?? 4242);
 const seen = new Set<string>(); // delivery is at-least-once: deduplicate on the event id
 
 async function handle(event: AgentEvent): Promise<void> {

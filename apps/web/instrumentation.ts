@@ -4,7 +4,8 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
     const { guardRawRequests } = await import("./src/server/raw-requests");
     guardRawRequests();
-    const { drainOnSignal } = await import("./src/server/shutdown");
+    const { drainOnSignal, stopWhenDatabaseGone } = await import("./src/server/shutdown");
     drainOnSignal();
+    stopWhenDatabaseGone();
   }
 }

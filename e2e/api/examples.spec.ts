@@ -69,7 +69,9 @@ test("the webhook agent verifies deliveries and replies; a forged one is refused
   const hook = example("webhook", {
     SWITCHBOARD_TOKEN: token,
     SWITCHBOARD_WEBHOOK_SECRET: secret,
-    PORT: String(port),
+    WEBHOOK_AGENT_PORT: String(port),
+    // The service's variable, exported as for `npm start`: taken, so the example must not use it.
+    PORT: process.env.E2E_PORT as string,
   });
   await hook.waitFor(/webhook agent on http:\/\/localhost:\d+\/webhook/);
 

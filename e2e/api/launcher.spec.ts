@@ -34,7 +34,15 @@ function childrenOf(pid: number): { pid: number; cmd: string }[] {
     });
 }
 
-const alive = (pid: number) => existsSync(`/proc/${pid}`);
+/** Running (a zombie waiting for a parent to reap it has stopped: it holds nothing). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
+  } catch {
+    return false;
+  }
+}
 
 let output = "";
 
@@ -54,10 +62,11 @@ const healthy = (url: string) =>
     () => undefined,
   );
 
-test("a killed web or worker process is restarted; Ctrl-C then stops everything quietly", async () => {
+/** `npm start` in a data directory of its own, in a process group (a terminal) of its own. */
+function startLauncher() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "switchboard-start-"));
   chmodSync(dataDir, 0o755); // as root, Postgres runs as its own user, which must reach it
-  const { DATABASE_URL: _external, ...env } = process.env;
+  const { DATABASE_URL: _external, AUTH_SECRET: _a, SECRETS_KEY: _s, ...env } = process.env;
   output = "";
   const launcher: ChildProcess = spawn(process.execPath, ["apps/cli/bin/switchboard.js", "start"], {
     cwd: repoRoot,
@@ -78,19 +87,27 @@ test("a killed web or worker process is restarted; Ctrl-C then stops everything 
     output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => launcher.once("exit", resolve));
+  return { dataDir, launcher, exited };
+}
+
+/** The launcher's service process (its own process group) and its web and worker processes. */
+function serviceOf(launcher: ChildProcess) {
+  const service = childrenOf(launcher.pid as number).find((p) => p.cmd.includes("start"));
+  const find = (name: "web" | "worker") =>
+    childrenOf(service?.pid as number).find((p) =>
+      name === "web" ? p.cmd.startsWith("next-server") : p.cmd.includes("apps/worker/src/main.ts"),
+    )?.pid;
+  return { service, find };
+}
+
+test("a killed web or worker process is restarted; Ctrl-C then stops everything quietly", async () => {
+  const { dataDir, launcher, exited } = startLauncher();
   try {
     await until("the service to be up", () => {
       if (launcher.exitCode !== null) throw new Error(`the launcher exited:\n${output}`);
       return output.includes("Switchboard is up") || undefined;
     });
-    const service = childrenOf(launcher.pid as number).find((p) => p.cmd.includes("start"));
-    const serviceProcesses = () => childrenOf(service?.pid as number);
-    const find = (name: "web" | "worker") =>
-      serviceProcesses().find((p) =>
-        name === "web"
-          ? p.cmd.startsWith("next-server")
-          : p.cmd.includes("apps/worker/src/main.ts"),
-      )?.pid;
+    const { service, find } = serviceOf(launcher);
     const before = { web: find("web"), worker: find("worker") };
     expect(before.web).toBeDefined();
     expect(before.worker).toBeDefined();
@@ -140,6 +157,41 @@ test("a killed web or worker process is restarted; Ctrl-C then stops everything 
     expect(shutdownLog).not.toMatch(/terminating connection|error|exited/i);
   } finally {
     if (launcher.exitCode === null) process.kill(-(launcher.pid as number), "SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("a SIGKILLed launcher leaves no web or worker process behind", async () => {
+  const { dataDir, launcher } = startLauncher();
+  try {
+    await until("the service to be up", () => {
+      if (launcher.exitCode !== null) throw new Error(`the launcher exited:\n${output}`);
+      return output.includes("Switchboard is up") || undefined;
+    });
+    const { service, find } = serviceOf(launcher);
+    const web = find("web");
+    const worker = find("worker");
+    expect(web).toBeDefined();
+    expect(worker).toBeDefined();
+    // Both launcher processes go at once, with no chance to stop their children.
+    process.kill(launcher.pid as number, "SIGKILL");
+    process.kill(service?.pid as number, "SIGKILL");
+    const started = Date.now();
+    await until("web and worker to stop", () =>
+      alive(web as number) || alive(worker as number) ? undefined : true,
+    );
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(output).toContain("the launcher");
+  } finally {
+    if (launcher.exitCode === null && launcher.signalCode === null)
+      process.kill(-(launcher.pid as number), "SIGKILL");
+    // The embedded Postgres was the launcher's too: stopped here (the next start would do it).
+    const pidFile = path.join(dataDir, "pg", "postmaster.pid");
+    if (existsSync(pidFile)) {
+      const postgres = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+      process.kill(postgres, "SIGINT");
+      await until("Postgres to stop", () => (alive(postgres) ? undefined : true));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

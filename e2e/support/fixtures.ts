@@ -10,6 +10,7 @@ import {
   loadConfig,
   mintAgentToken,
 } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 
 /**
  * Test data is made through core, the same functions the CLI and console call; every test makes
@@ -17,7 +18,7 @@ import {
  */
 let shared: CoreDeps | undefined;
 export function deps(): CoreDeps {
-  shared ??= createDeps(loadConfig({ DATABASE_URL: process.env.E2E_DATABASE_URL }), {
+  shared ??= createDeps(loadConfig({ ...TEST_KEYS, DATABASE_URL: process.env.E2E_DATABASE_URL }), {
     poolSize: 3,
   }).deps;
   return shared;

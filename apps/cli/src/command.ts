@@ -1,8 +1,16 @@
 import { parseArgs } from "node:util";
 import { DateTime, findUnstorableText, unstorableTextReason } from "@switchboard/contract";
-import { type CoreDeps, CoreError, createDeps, loadConfig, parseInput } from "@switchboard/core";
+import {
+  type CoreDeps,
+  CoreError,
+  createDeps,
+  KeyUnavailableError,
+  loadConfig,
+  parseInput,
+} from "@switchboard/core";
 import { z } from "zod";
-import { resolveDatabaseUrl } from "./instance";
+import { dataDir, InstanceNotFoundError, resolveDatabaseUrl, whereLooked } from "./instance";
+import { keptKeys, keysFile } from "./start/keys";
 import { asksForHelp, isHelp, usageOf } from "./usage";
 
 /** One flag: `--name VALUE` (a string) or a bare `--name` (a boolean). */
@@ -89,7 +97,11 @@ export async function runCli(
   let close = async () => {};
   try {
     const flags = parseFlags(found, rest);
+    // The instance's keys: from the environment, else the data directory's keys file (what
+    // `npm start` runs with). Never made here: a process that made its own would seal with a
+    // key nobody else has.
     const config = loadConfig({
+      ...keptKeys(dataDir),
       ...process.env,
       DATABASE_URL: databaseUrl ?? resolveDatabaseUrl(),
     });
@@ -99,6 +111,12 @@ export async function runCli(
     output.out(`${JSON.stringify(result)}\n`);
     return 0;
   } catch (error) {
+    if (error instanceof InstanceNotFoundError) return fail("instance_not_found", error.message);
+    if (error instanceof KeyUnavailableError)
+      return fail(
+        "keys_not_found",
+        `${error.message}: no such key in the environment nor in ${keysFile(dataDir)}; ${whereLooked()}`,
+      );
     if (!(error instanceof CoreError)) {
       // Report the root cause (ECONNREFUSED, say), not a wrapper's "Failed query: <sql>".
       let root: unknown = error;

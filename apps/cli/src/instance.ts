@@ -37,13 +37,23 @@ export function readInstance(): InstanceInfo | null {
   }
 }
 
+/**
+ * No running instance where the CLI looked: it answers `instance_not_found`, with the data
+ * directory it looked in and how to point it elsewhere, never as an internal error.
+ */
+export class InstanceNotFoundError extends Error {}
+
+/** Where the CLI looked, and how to make it look elsewhere: said by every such error. */
+export const whereLooked = () =>
+  `looked in the data directory ${dataDir}; set SWITCHBOARD_DATA_DIR to the one \`npm start\` runs with (or DATABASE_URL, AUTH_SECRET and SECRETS_KEY to the instance's)`;
+
 /** DATABASE_URL when set, else the database of the running `npm start`. */
 export function resolveDatabaseUrl(): string {
   const fromEnv = process.env.DATABASE_URL;
   if (fromEnv) return fromEnv;
   const running = readInstance();
   if (running) return running.databaseUrl;
-  throw new Error(
-    "No running Switchboard found: start it with `npm start` (or set DATABASE_URL to its database)",
+  throw new InstanceNotFoundError(
+    `No running Switchboard found: start it with \`npm start\`; ${whereLooked()}`,
   );
 }

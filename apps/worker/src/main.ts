@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import { beginDrain, createDeps, loadConfig, log } from "@switchboard/core";
+import { beginDrain, createDeps, loadConfig, log, watchDatabase } from "@switchboard/core";
 import { describeError } from "@switchboard/db";
 import { createWorkerServer } from "./health";
 import { startJobRunner } from "./jobs/runner";
@@ -50,6 +50,13 @@ async function shutdown(code: number) {
 }
 process.on("SIGTERM", () => void shutdown(0));
 process.on("SIGINT", () => void shutdown(0));
+watchDatabase(deps, (reason) => {
+  log.error(
+    { reason },
+    "worker: the database is gone for good (dropped, or this role may no longer connect); stopping",
+  );
+  void shutdown(1);
+});
 
 /**
  * Last resort, for an error no handler caught. One client's failure must not take the stream

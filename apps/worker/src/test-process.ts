@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { TEST_KEYS } from "@switchboard/core/testing";
 
 /**
  * The real worker process (src/main.ts, as `npm run start:worker` runs it) on a free port, for
@@ -11,8 +12,15 @@ export function startWorkerProcess(
 ): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: fileURLToPath(new URL("..", import.meta.url)),
-    // biome-ignore lint/style/noProcessEnv: a test helper; the child inherits the test run's environment.
-    env: { ...process.env, ...env, WS_PORT: "0", LOG_FORMAT: "json", LOG_LEVEL: "info" },
+    env: {
+      // biome-ignore lint/style/noProcessEnv: a test helper; the child inherits the test run's environment.
+      ...process.env,
+      ...TEST_KEYS,
+      ...env,
+      WS_PORT: "0",
+      LOG_FORMAT: "json",
+      LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   return new Promise((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { type Browser, type BrowserContext, chromium } from "@playwright/test";
 import type { RunningService } from "@switchboard/cli/service";
 import { type Clock, createDeps, loadConfig } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import e2eConfig from "../../../e2e/playwright.config";
 
@@ -23,7 +24,7 @@ export async function startConsoleRun(options: {
   const dbServer = await startTestDatabaseServer();
   const database = await createTestDatabase(dbServer);
   const { deps, close } = createDeps(
-    loadConfig({ DATABASE_URL: database.url, ...options.config }),
+    loadConfig({ ...TEST_KEYS, DATABASE_URL: database.url, ...options.config }),
     { poolSize: options.poolSize, ...(options.clock && { clock: options.clock }) },
   );
   const service = await options.start(database.url);

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createAgent, createDeps, createUser, loadConfig, mintAgentToken } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import { WebSocket } from "ws";
 import { STREAM_PATH, startWorkerProcess } from "./worker-process";
@@ -65,7 +66,9 @@ const cases: { name: string; env: Record<string, string> }[] = [
 
 const dbServer = await startTestDatabaseServer();
 const database = await createTestDatabase(dbServer);
-const { deps, close } = createDeps(loadConfig({ DATABASE_URL: database.url }), { poolSize: 2 });
+const { deps, close } = createDeps(loadConfig({ ...TEST_KEYS, DATABASE_URL: database.url }), {
+  poolSize: 2,
+});
 let failed = false;
 try {
   const owner = await createUser(deps, {});

@@ -15,6 +15,7 @@ import {
   readEvents,
   sendPersonMessage,
 } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 
 /**
@@ -46,6 +47,7 @@ const DAY_MS = 24 * 3600_000;
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
 const config = loadConfig({
+  ...TEST_KEYS,
   DATABASE_URL: database.url,
   EVENT_RETENTION_DAYS: String(RETENTION_DAYS),
 });

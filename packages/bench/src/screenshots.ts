@@ -30,6 +30,7 @@ import {
   sendPersonMessage,
   setPostLike,
 } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { type ConsoleSession, newContext, signIn, startConsoleRun } from "./console-fixture";
 import { freePort } from "./worker-process";
 
@@ -65,7 +66,7 @@ await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/switchboard`;
 
 /** The service's own limits (the pages show them), with the local receiver allowed. */
-const settings = { WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" };
+const settings = { ...TEST_KEYS, WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" };
 /** The world's times: a few days of history, told by a clock the script moves. */
 const clock = new ManualClock(new Date(Date.now() - 3 * DAY));
 const run = await startConsoleRun({

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { eventExamples } from "@switchboard/contract";
 import { createAgent, createDeps, createUser, loadConfig, mintAgentToken } from "@switchboard/core";
-import { appendEvents } from "@switchboard/core/testing";
+import { appendEvents, TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import { WebSocket } from "ws";
 import { STREAM_PATH, startWorkerProcess } from "./worker-process";
@@ -18,7 +18,7 @@ const SAMPLES = 200;
 
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
-const settings = { DATABASE_URL: database.url };
+const settings = { ...TEST_KEYS, DATABASE_URL: database.url };
 const { deps, close } = createDeps(loadConfig(settings), { poolSize: 8 });
 const worker = await startWorkerProcess(settings);
 const rssMb = () => {

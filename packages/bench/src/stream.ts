@@ -9,7 +9,7 @@ import {
   mintAgentToken,
   readOpenReplies,
 } from "@switchboard/core";
-import { appendEvents } from "@switchboard/core/testing";
+import { appendEvents, TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import { WebSocket } from "ws";
 import { STREAM_PATH, startWorkerProcess } from "./worker-process";
@@ -29,6 +29,7 @@ const BURST = 2000;
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
 const settings = {
+  ...TEST_KEYS,
   DATABASE_URL: database.url,
   STREAM_FRAMES_PER_MIN: "1000000",
   STREAM_DELTAS_PER_SEC: "100000",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 import { eventExamples } from "@switchboard/contract";
 import { createAgent, createDeps, createUser, loadConfig, putWebhook } from "@switchboard/core";
-import { appendEvents } from "@switchboard/core/testing";
+import { appendEvents, TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import { cpuSnapshot, cpuSpent } from "./process-cpu";
 import { startWorkerProcess } from "./worker-process";
@@ -40,7 +40,11 @@ const BURST = 3000;
 
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
-const settings = { DATABASE_URL: database.url, WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" };
+const settings = {
+  ...TEST_KEYS,
+  DATABASE_URL: database.url,
+  WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
+};
 const config = loadConfig(settings);
 const { deps, close } = createDeps(config, { poolSize: 6 });
 const arrivals = new Map<string, number>();

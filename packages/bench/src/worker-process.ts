@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
 import path from "node:path";
+import { TEST_KEYS } from "@switchboard/core/testing";
 
 /** The stream's address on a worker (the spec's path). */
 export const STREAM_PATH = "/ws/agent/v1/stream";
@@ -22,7 +23,7 @@ export async function startWorkerProcess(
   const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   const child = spawn(process.execPath, [...profile, "--import", "tsx", workerMain], {
     cwd: path.dirname(workerMain),
-    env: { ...env, WS_PORT: String(port) },
+    env: { ...TEST_KEYS, ...env, WS_PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {

@@ -17,6 +17,7 @@ import {
   readEvents,
   sendPersonMessage,
 } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { withDatabase } from "@switchboard/db";
 import { createTestDatabase, dropDatabase } from "@switchboard/db/testing";
 import postgres from "postgres";
@@ -56,7 +57,11 @@ describe.runIf(clientMajor >= serverMajor)("a pg_dump backup restored", () => {
   test("replays the same events, keeps tokens and webhook secrets", async () => {
     const source = await createTestDatabase({ adminUrl, template });
     cleanups.push(() => dropDatabase(adminUrl, source.name));
-    const settings = { DATABASE_URL: source.url, WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" };
+    const settings = {
+      ...TEST_KEYS,
+      DATABASE_URL: source.url,
+      WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
+    };
     const before = createDeps(loadConfig(settings), { poolSize: 2 });
     cleanups.push(before.close);
 

@@ -1,6 +1,7 @@
 import { openSync } from "node:fs";
 import type { AgentEvent } from "@switchboard/contract";
 import { createDeps, loadConfig } from "@switchboard/core";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { type Check, committedEvents, runChecks } from "./checks";
 import { type Cluster, residentBytes, sleep, startCluster } from "./cluster";
 import { guardHarnessSockets } from "./harness-sockets";
@@ -33,6 +34,8 @@ export interface ChaosReport {
 
 /** Limits out of the way (every answer should be a real one, not a 429), fast retries. */
 export const CHAOS_ENV = {
+  // The service never makes its own keys (decision 0063): the run passes them.
+  ...TEST_KEYS,
   LIMIT_REQUESTS_PER_MIN: "100000000",
   LIMIT_MESSAGES_PER_MIN: "100000000",
   LIMIT_PER_RECIPIENT_PER_MIN: "100000000",

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import type { AgentEvent } from "@switchboard/contract";
+import { TEST_KEYS } from "@switchboard/core/testing";
 import { withDatabase } from "@switchboard/db";
 import { migrateDatabase } from "@switchboard/db/migrate";
 import postgres from "postgres";
@@ -51,6 +52,8 @@ export async function runUpgrade(options: {
   const databaseUrl = withDatabase(serverUrl, name);
   const output = openSync(options.logFile, "a");
   const env = {
+    // Both releases are given the keys: the service never makes its own (decision 0063).
+    ...TEST_KEYS,
     DATABASE_URL: databaseUrl,
     WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1",
     WEBHOOK_RETRY_SCHEDULE_S: "1,1,2,2,3,3,5",

@@ -34,12 +34,22 @@ export const ConfigSchema = z.object({
   DATABASE_URL: z.string().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   WS_PORT: z.coerce.number().int().min(0).max(65535).default(3001),
-  /** Signs console sessions. When unset, the service keeps one in the database. */
+  /**
+   * Signs console sessions. Required by the web process (start:web refuses to start without it;
+   * `npm start` keeps it in the data directory's keys file); never generated, never in the
+   * database.
+   */
   AUTH_SECRET: z.string().min(32).optional(),
   /** When set, `/metrics` (web and worker) answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   METRICS_TOKEN: z.string().min(1).optional(),
-  /** Seals webhook signing secrets at rest (AES-256-GCM). When unset, the database keeps one. */
+  /**
+   * Seals webhook signing secrets at rest (AES-256-GCM). Required by web and worker, like
+   * AUTH_SECRET; the CLI takes it from the environment, else the data directory's keys file.
+   */
   SECRETS_KEY: z.string().min(32).optional(),
+  /** Read by the logger when it loads (core/log.ts); checked here so a typo stops the start. */
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).optional(),
+  LOG_FORMAT: z.enum(["json", "pretty"]).optional(),
 
   LIMIT_REQUESTS_PER_MIN: positive(300),
   LIMIT_MESSAGES_PER_MIN: positive(60),

@@ -42,3 +42,15 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, path 
     { issues },
   );
 }
+
+/**
+ * A key the instance needs (AUTH_SECRET, SECRETS_KEY) is not given to this process, or a value
+ * was sealed under a key it does not have. A setup problem of the process, never the caller's:
+ * surfaces answer it as an internal error, and the CLI says where it looked for the keys.
+ */
+export class KeyUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "KeyUnavailableError";
+  }
+}

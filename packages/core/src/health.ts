@@ -47,3 +47,41 @@ export async function checkReadiness(deps: CoreDeps): Promise<Readiness> {
     };
   }
 }
+
+/**
+ * Postgres answers that waiting will not change: the database does not exist (dropped or
+ * renamed), or this process's role may no longer connect.
+ */
+const GONE_FOR_GOOD = new Set(["3D000", "28000", "28P01"]);
+
+/**
+ * Probes the database every `intervalMs`; once it has answered `attempts` times in a row that
+ * it is gone for good (GONE_FOR_GOOD), calls `onGone` once with why, so the process stops with
+ * a clear line instead of reconnecting forever. An unreachable server (a restart, a failover)
+ * is not gone: the process keeps waiting for it. Answers a function that stops the watch.
+ */
+export function watchDatabase(
+  deps: Pick<CoreDeps, "sql">,
+  onGone: (reason: string) => void,
+  { intervalMs = 10_000, attempts = 3 } = {},
+): () => void {
+  let failures = 0;
+  const probe = async () => {
+    try {
+      await deps.sql`select 1`;
+      failures = 0;
+    } catch (error) {
+      let root: unknown = error;
+      while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+      const code = (root as { code?: unknown }).code;
+      failures = typeof code === "string" && GONE_FOR_GOOD.has(code) ? failures + 1 : 0;
+      if (failures === attempts) {
+        clearInterval(timer);
+        onGone(`${code}: ${(root as Error).message}`);
+      }
+    }
+  };
+  const timer = setInterval(() => void probe(), intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

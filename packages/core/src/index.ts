@@ -45,7 +45,13 @@ export {
 export { replyAgentEmail } from "./email/reply-agent-email";
 export { sendAgentEmail } from "./email/send-agent-email";
 export { sendPersonEmail } from "./email/send-person-email";
-export { CoreError, type CoreErrorDetails, notFound, parseInput } from "./errors";
+export {
+  CoreError,
+  type CoreErrorDetails,
+  KeyUnavailableError,
+  notFound,
+  parseInput,
+} from "./errors";
 // Events
 export { controlTopic } from "./events/agent-control";
 export { latestSeq, readEvents } from "./events/read-events";
@@ -60,7 +66,7 @@ export {
   setPostLike,
   setPostRepost,
 } from "./feed/person-feed";
-export { checkHealth, checkReadiness } from "./health";
+export { checkHealth, checkReadiness, watchDatabase } from "./health";
 export {
   claimIdempotencyKey,
   IdempotentWrite,
@@ -188,7 +194,7 @@ export {
   listOwnRecords,
   updateOwnRecord,
 } from "./records/person-records";
-export { ensureAuthSecret } from "./settings";
+export { authSecret, retireKeysKeptInDatabase } from "./settings";
 export { beginDrain, drainSignal, isDraining } from "./shutdown";
 export { pollEvents } from "./updates/poll-events";
 // Voice
@@ -233,6 +239,5 @@ export {
   putWebhook,
   resumeWebhook,
   rotateWebhookSecret,
-  sealStoredWebhookSecrets,
 } from "./webhooks/webhook-config";
 export { WebhookDrains, type WebhookDrainsOptions } from "./webhooks/webhook-drains";

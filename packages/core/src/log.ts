@@ -31,11 +31,22 @@ function defaultSink(): DestinationStream {
     : pino.destination({ fd: 1, sync: false });
 }
 
+/**
+ * The level from LOG_LEVEL; a value pino does not know starts at the default instead of
+ * throwing here, so the config check (config.ts) reports it with every other bad variable.
+ */
+function startLevel(): string {
+  // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
+  const given = process.env.LOG_LEVEL;
+  if (given && (given === "silent" || given in pino.levels.values)) return given;
+  // Test runs log warnings and worse unless asked (captureLogs reads everything).
+  // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
+  return process.env.VITEST ? "warn" : "info";
+}
+
 export const log = pino(
   {
-    // Test runs log warnings and worse unless asked (captureLogs reads everything).
-    // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
-    level: process.env.LOG_LEVEL ?? (process.env.VITEST ? "warn" : "info"),
+    level: startLevel(),
     base: { service: "switchboard" },
     mixin: () => context.getStore() ?? {},
     // Belt and braces: fields that must never carry a secret, should one be logged by mistake.

@@ -1,46 +1,49 @@
 import { schema } from "@switchboard/db";
-import { eq } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { CoreDeps } from "./deps";
-import { newSecret } from "./secrets";
+import { KeyUnavailableError } from "./errors";
+import { log } from "./log";
+import { sealStoredWebhookSecrets } from "./webhooks/webhook-config";
 
 const { instanceSettings } = schema;
 
 /**
- * The secret that signs console sessions: AUTH_SECRET. `npm start` always sets it (kept in
- * .data/keys.json, apps/cli/src/start/keys.ts) and the production roles refuse to start without
- * it; only a process started bare (tests) falls back to one generated and kept in the database.
+ * The secret that signs console sessions: AUTH_SECRET. Never generated and never kept in the
+ * database: `npm start` keeps it in the data directory's keys file (apps/cli/src/start/keys.ts),
+ * the production roles refuse to start without it, tests pass one.
  */
-export async function ensureAuthSecret(deps: CoreDeps): Promise<string> {
-  return deps.config.AUTH_SECRET ?? (keptSecret(deps, "auth_secret", true) as Promise<string>);
+export function authSecret(deps: CoreDeps): string {
+  const secret = deps.config.AUTH_SECRET;
+  if (!secret)
+    throw new KeyUnavailableError("AUTH_SECRET is not set: this process cannot sign sessions");
+  return secret;
 }
+
+/** The rows where versions before 0063 kept the keys they generated (instance_settings). */
+const LEGACY_KEY_ROWS = ["auth_secret", "secrets_key"];
 
 /**
- * The key material that seals secrets kept at rest (webhook signing secrets): SECRETS_KEY, set
- * like AUTH_SECRET (only a bare process falls back to one kept in the database). `previous` is a
- * key an earlier version kept in the database, so values sealed under it still open (and are
- * sealed again).
+ * Keys an earlier version generated into the database go, at start (decision 0063): every
+ * webhook secret sealed under a kept sealing key is sealed again under SECRETS_KEY (whether
+ * or not the two are the same key), then the rows are deleted, so a dump never carries a key.
+ * Answers the rows deleted. A secret sealed under a key neither kept nor current keeps the rows
+ * (and throws): nothing becomes unreadable.
  */
-export async function secretsKeyMaterial(
-  deps: CoreDeps,
-): Promise<{ current: string; previous: string | null }> {
-  if (deps.config.SECRETS_KEY)
-    return {
-      current: deps.config.SECRETS_KEY,
-      previous: await keptSecret(deps, "secrets_key", false),
-    };
-  return { current: (await keptSecret(deps, "secrets_key", true)) as string, previous: null };
-}
-
-/** An instance-wide secret kept in `instance_settings`, made on first use when `create`. */
-async function keptSecret(deps: CoreDeps, key: string, create: boolean): Promise<string | null> {
-  if (create)
-    await deps.db
-      .insert(instanceSettings)
-      .values({ key, value: newSecret(""), updatedAt: deps.clock.now() })
-      .onConflictDoNothing();
-  const [row] = await deps.db
-    .select({ value: instanceSettings.value })
+export async function retireKeysKeptInDatabase(deps: CoreDeps): Promise<string[]> {
+  const rows = await deps.db
+    .select()
     .from(instanceSettings)
-    .where(eq(instanceSettings.key, key));
-  return (row?.value as string | undefined) ?? null;
+    .where(inArray(instanceSettings.key, LEGACY_KEY_ROWS));
+  const kept = rows.find((row) => row.key === "secrets_key")?.value;
+  await sealStoredWebhookSecrets(deps, typeof kept === "string" ? [kept] : []);
+  if (rows.length === 0) return [];
+  const gone = await deps.db
+    .delete(instanceSettings)
+    .where(inArray(instanceSettings.key, LEGACY_KEY_ROWS))
+    .returning({ key: instanceSettings.key });
+  log.info(
+    { keys: gone.map((row) => row.key) },
+    "keys kept in the database by an earlier version retired",
+  );
+  return gone.map((row) => row.key);
 }

@@ -32,8 +32,18 @@ export async function awayFromMinuteBoundary(needMs = 5000): Promise<void> {
 }
 
 /**
+ * The keys every test process and every service a test or benchmark starts is given: the
+ * service never makes its own (decision 0063), so whoever starts one passes them, the same for
+ * all processes over one database. For tests only: never an instance's keys.
+ */
+export const TEST_KEYS = {
+  AUTH_SECRET: "test-only-auth-secret-never-for-an-instance-000",
+  SECRETS_KEY: "test-only-secrets-key-never-for-an-instance-000",
+} as const;
+
+/**
  * Core deps over a fresh migrated database for one test file, with a manual clock and config
- * overrides (env-style strings, exactly as an operator would set them).
+ * overrides (env-style strings, exactly as an operator would set them) over TEST_KEYS.
  */
 export async function createTestDeps(
   options: { env?: Record<string, string>; clock?: Clock } = {},
@@ -48,7 +58,7 @@ export async function createTestDeps(
   const { inject } = await import("vitest");
   const server = inject("testDatabase");
   const database = await createTestDatabase(server);
-  const config = loadConfig({ ...options.env, DATABASE_URL: database.url });
+  const config = loadConfig({ ...TEST_KEYS, ...options.env, DATABASE_URL: database.url });
   const { db, sql, close } = createDb(database.url, { max: 5 });
   const clock = (options.clock as ManualClock | undefined) ?? new ManualClock();
   const leases = new LeaseKeeper(db, clock);

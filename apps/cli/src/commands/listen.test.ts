@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,7 +16,8 @@ import {
   putWebhook,
   sendPersonMessage,
 } from "@switchboard/core";
-import { createTestDeps } from "@switchboard/core/testing";
+import { createTestDeps, TEST_KEYS } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
 import { verifyWebhook } from "@switchboard/sdk";
 import Stripe from "stripe";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -27,17 +28,23 @@ let dataDir: string;
 beforeAll(async () => {
   t = await createTestDeps({ env: { WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" } });
   dataDir = mkdtempSync(path.join(tmpdir(), "listen-"));
+  const running = { pid: process.pid, databaseUrl: t.config.DATABASE_URL, webUrl: "", wsUrl: "" };
+  writeFileSync(path.join(dataDir, "instance.json"), JSON.stringify(running));
+  writeFileSync(path.join(dataDir, "keys.json"), JSON.stringify(TEST_KEYS));
 });
 afterAll(async () => {
   await t.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const env = () => ({
-  ...process.env,
-  DATABASE_URL: t.config.DATABASE_URL,
-  SWITCHBOARD_DATA_DIR: dataDir,
-});
+/**
+ * The CLI as an operator runs it beside `npm start`: nothing configured, the instance and its
+ * keys found in the data directory (what the launcher writes there: instance.json, keys.json).
+ */
+const env = () => {
+  const { DATABASE_URL: _url, AUTH_SECRET: _auth, SECRETS_KEY: _key, ...rest } = process.env;
+  return { ...rest, SWITCHBOARD_DATA_DIR: dataDir };
+};
 
 /** A local receiver: every request's headers and raw body. */
 interface Received {
@@ -210,7 +217,7 @@ describe("switchboard listen", () => {
     await hook.close();
   });
 
-  it("signs with the agent's webhook secret when it has a webhook", async () => {
+  it("signs with the agent's webhook secret when it has a webhook, with the running instance's keys", async () => {
     const { agent, person } = await contact();
     const hook = await receiver();
     const { secret } = await putWebhook(t.deps, agent.id, "http://127.0.0.1:9/elsewhere");
@@ -226,6 +233,8 @@ describe("switchboard listen", () => {
     );
     await run.stop();
     await hook.close();
+    // It used the instance's key from the data directory and made none of its own.
+    expect(await t.deps.db.select().from(schema.instanceSettings)).toEqual([]);
   });
 
   it("refuses a URL that is not http(s) with the command's usage", async () => {

@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { ensureAuthSecret, loadConfig } from "@switchboard/core";
+import {
+  agentSigningSecrets,
+  createAgent,
+  createUser,
+  loadConfig,
+  putWebhook,
+} from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +18,7 @@ import { instanceKeys, keysFile } from "./keys";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
-  t = await createTestDeps();
+  t = await createTestDeps({ env: { WEBHOOK_ALLOW_INSECURE_HOSTS: "127.0.0.1" } });
 });
 afterAll(() => t.close());
 
@@ -23,6 +29,10 @@ const kept = async () =>
       sql`select key from instance_settings where key in ('auth_secret', 'secrets_key') order by key`,
     )
   ).map((row) => row.key);
+
+const legacyRows = (rows: Record<string, string>) =>
+  t.deps.db.execute(sql`insert into instance_settings (key, value, updated_at)
+    select key, to_jsonb(value), now() from jsonb_each_text(${JSON.stringify(rows)}::jsonb) as r(key, value)`);
 
 describe("npm start's keys", () => {
   it("are generated into a 0600 file under the data directory, never the database, and kept across starts", async () => {
@@ -41,16 +51,30 @@ describe("npm start's keys", () => {
 
   it("move keys an earlier version kept in the database into the file, and delete them there", async () => {
     // What an earlier version left: both keys generated into instance_settings.
-    const authBefore = await ensureAuthSecret(t.deps);
-    await t.deps.db.execute(sql`insert into instance_settings (key, value, updated_at)
-      values ('secrets_key', ${JSON.stringify("s".repeat(43))}::jsonb, now())`);
+    await legacyRows({ auth_secret: "a".repeat(43), secrets_key: "s".repeat(43) });
     expect(await kept()).toEqual(["auth_secret", "secrets_key"]);
 
     const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
     const keys = await instanceKeys(dir, url(), {});
-    expect(keys).toEqual({ AUTH_SECRET: authBefore, SECRETS_KEY: "s".repeat(43) });
+    expect(keys).toEqual({ AUTH_SECRET: "a".repeat(43), SECRETS_KEY: "s".repeat(43) });
     expect(JSON.parse(readFileSync(keysFile(dir), "utf8"))).toEqual(keys);
     expect(await kept()).toEqual([]);
+  });
+
+  it("retire a kept sealing key that differs from the one in use: what it sealed is sealed again, the row deleted", async () => {
+    const legacyKey = "k".repeat(43);
+    const owner = await createUser(t.deps, {});
+    const agent = await createAgent(t.deps, { ownerId: owner.id, displayName: "Kept" });
+    const underLegacy = { ...t.deps, config: { ...t.deps.config, SECRETS_KEY: legacyKey } };
+    const { secret } = await putWebhook(underLegacy, agent.id, "http://127.0.0.1:9/hook");
+    await legacyRows({ secrets_key: legacyKey });
+
+    const given = { AUTH_SECRET: "a".repeat(40), SECRETS_KEY: "b".repeat(40) };
+    const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
+    expect(await instanceKeys(dir, url(), given)).toEqual(given);
+    expect(await kept()).toEqual([]);
+    const inUse = { ...t.deps, config: { ...t.deps.config, ...given } };
+    expect(await agentSigningSecrets(inUse, agent.id)).toEqual([secret]);
   });
 
   it("use keys given in the environment as they are, writing none of them", async () => {

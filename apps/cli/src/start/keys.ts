@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { createDeps, loadConfig, retireKeysKeptInDatabase } from "@switchboard/core";
 import { createDb } from "@switchboard/db";
 
 /** The two keys a Switchboard instance needs: session signing, and sealing secrets at rest. */
@@ -19,9 +20,10 @@ export const keysFile = (dataDir: string) => path.join(dataDir, "keys.json");
  * The keys `npm start` runs web and worker with: each one set in the environment is used as it
  * is; else the one kept in `<dataDir>/keys.json` (mode 0600); else one generated and kept
  * there. Never in the database: a dump would otherwise hold both the sealed secrets and the key
- * that opens them. A key an earlier version kept in the database is moved into the file (and
- * deleted from the database once the file holds it), so an existing install keeps its sessions
- * and webhook secrets.
+ * that opens them. A key an earlier version kept in the database (and no file holds yet) is
+ * taken into the file, so an existing install keeps its sessions and webhook secrets; then
+ * every key row is retired (core `retireKeysKeptInDatabase`: what a kept sealing key sealed is
+ * sealed again under the one in use, and the rows are deleted) before web and worker start.
  */
 export async function instanceKeys(
   dataDir: string,
@@ -31,43 +33,57 @@ export async function instanceKeys(
   const file = keysFile(dataDir);
   const kept = readKeys(file);
   const { sql, close } = createDb(databaseUrl, { max: 1 });
+  let legacy: Map<string, unknown>;
   try {
     const rows = await sql<{ key: string; value: unknown }[]>`
       select key, value from instance_settings
       where key in ${sql(Object.values(LEGACY_ROWS))}`;
-    const legacy = new Map(rows.map((row) => [row.key, row.value]));
-    const keys = {} as InstanceKeys;
-    const toFile: Partial<InstanceKeys> = {};
-    for (const name of NAMES) {
-      const given = env[name];
-      if (given) {
-        keys[name] = given;
-        continue;
-      }
-      const fromDb = legacy.get(LEGACY_ROWS[name]);
-      toFile[name] =
-        kept[name] ??
-        (typeof fromDb === "string" && fromDb.length >= 32
-          ? fromDb
-          : randomBytes(32).toString("base64url"));
-      keys[name] = toFile[name];
-    }
-    if (NAMES.some((name) => toFile[name] !== undefined && toFile[name] !== kept[name]))
-      writeKeys(file, { ...kept, ...toFile });
-    else if (existsSync(file)) chmodSync(file, 0o600);
-    // Now that the file holds them, the database forgets them (a kept session secret is unused
-    // beside AUTH_SECRET anyway). A sealing key in the database that differs from the one in
-    // use stays: the worker opens what it sealed with it and seals that again (settings.ts
-    // calls it `previous`).
-    const forget = NAMES.filter((name) => {
-      const fromDb = legacy.get(LEGACY_ROWS[name]);
-      if (fromDb === undefined) return false;
-      return name === "AUTH_SECRET" || fromDb === keys[name];
-    }).map((name) => LEGACY_ROWS[name]);
-    if (forget.length > 0) await sql`delete from instance_settings where key in ${sql(forget)}`;
-    return keys;
+    legacy = new Map(rows.map((row) => [row.key, row.value]));
   } finally {
     await close();
+  }
+  const keys = {} as InstanceKeys;
+  const toFile: Partial<InstanceKeys> = {};
+  for (const name of NAMES) {
+    const given = env[name];
+    if (given) {
+      keys[name] = given;
+      continue;
+    }
+    const fromDb = legacy.get(LEGACY_ROWS[name]);
+    toFile[name] =
+      kept[name] ??
+      (typeof fromDb === "string" && fromDb.length >= 32
+        ? fromDb
+        : randomBytes(32).toString("base64url"));
+    keys[name] = toFile[name];
+  }
+  if (NAMES.some((name) => toFile[name] !== undefined && toFile[name] !== kept[name]))
+    writeKeys(file, { ...kept, ...toFile });
+  else if (existsSync(file)) chmodSync(file, 0o600);
+  if (legacy.size > 0) {
+    const { deps, close: closeDeps } = createDeps(
+      loadConfig({ ...keys, DATABASE_URL: databaseUrl }),
+      { poolSize: 1 },
+    );
+    try {
+      await retireKeysKeptInDatabase(deps);
+    } finally {
+      await closeDeps();
+    }
+  }
+  return keys;
+}
+
+/**
+ * The keys kept in the data directory's keys file: what the CLI uses beside `npm start`. An
+ * unreadable file gives none (the command that needs one then says where it looked).
+ */
+export function keptKeys(dataDir: string): Partial<InstanceKeys> {
+  try {
+    return readKeys(keysFile(dataDir));
+  } catch {
+    return {};
   }
 }
 

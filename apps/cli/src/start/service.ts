@@ -28,6 +28,12 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/** Both children stop when this process is gone, even SIGKILLed (exit-with-launcher.mjs). */
+const exitWithLauncher = [
+  "--import",
+  path.join(repoRoot, "apps/cli/src/start/exit-with-launcher.mjs"),
+];
+
 /** A crashed child is started again after 1 s, doubling up to 30 s; a minute up resets it. */
 export const RESTART_POLICY = { firstDelayMs: 1000, maxDelayMs: 30_000, healthyAfterMs: 60_000 };
 
@@ -37,6 +43,12 @@ export const RESTART_POLICY = { firstDelayMs: 1000, maxDelayMs: 30_000, healthyA
  * serving; only `stop` ends them.
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
+  // The processes never make their own keys (decision 0063); whoever starts them passes them.
+  const missing = ["AUTH_SECRET", "SECRETS_KEY"].filter(
+    (name) => !options.env?.[name] && !process.env[name],
+  );
+  if (missing.length > 0)
+    throw new Error(`the service needs ${missing.join(" and ")} (pass them in its env)`);
   const env = {
     ...process.env,
     ...options.env,
@@ -57,6 +69,7 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
         process.execPath,
         [
           ...nodeArgs,
+          ...exitWithLauncher,
           // Requests no route can answer still get the envelope (apps/web/http-edge.mjs).
           "--import",
           path.join(repoRoot, "apps/web/http-edge.mjs"),
@@ -75,7 +88,13 @@ export async function startService(options: ServiceOptions): Promise<RunningServ
     worker: supervise("worker", log, () =>
       spawn(
         process.execPath,
-        [...nodeArgs, "--import", "tsx", path.join(repoRoot, "apps/worker/src/main.ts")],
+        [
+          ...nodeArgs,
+          ...exitWithLauncher,
+          "--import",
+          "tsx",
+          path.join(repoRoot, "apps/worker/src/main.ts"),
+        ],
         {
           cwd: repoRoot,
           env,

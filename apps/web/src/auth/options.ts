@@ -1,9 +1,9 @@
 import "server-only";
 import { findUnstorableText } from "@switchboard/contract";
 import {
+  authSecret,
   CoreError,
   endConsoleSession,
-  ensureAuthSecret,
   log,
   newConsoleSessionId,
   verifyCredentials,
@@ -205,25 +205,10 @@ function buildAuthOptions(secret: string, origin: string | undefined): AuthOptio
 }
 
 /**
- * The signing secret, looked up once per process: AUTH_SECRET, or the secret the instance keeps
- * in its database (core `ensureAuthSecret`), so every web process signs and reads the same
- * sessions. A failed lookup (database not up yet) is not cached: the next request tries again.
- */
-let secret: Promise<string> | undefined;
-
-function authSecret(): Promise<string> {
-  secret ??= ensureAuthSecret(getDeps()).catch((error: unknown) => {
-    secret = undefined;
-    throw error;
-  });
-  return secret;
-}
-
-/**
  * next-auth's options, built per call over the one cached secret. Pass the request when
  * next-auth will redirect (its route handler): redirects then stay on the host the person used.
  */
 export async function getAuthOptions(request?: { headers: Headers }): Promise<AuthOptions> {
   const origin = request && !publicUrlPinned ? requestOrigin(request.headers) : undefined;
-  return buildAuthOptions(await authSecret(), origin);
+  return buildAuthOptions(authSecret(getDeps()), origin);
 }

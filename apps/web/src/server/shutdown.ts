@@ -1,4 +1,5 @@
-import { beginDrain, isDraining, loadConfig, log } from "@switchboard/core";
+import { beginDrain, isDraining, loadConfig, log, watchDatabase } from "@switchboard/core";
+import { createDb } from "@switchboard/db";
 
 let installed = false;
 
@@ -23,4 +24,21 @@ export function drainOnSignal(): void {
   };
   process.on("SIGTERM", drain);
   process.on("SIGINT", drain);
+}
+
+/**
+ * A database that is gone for good (dropped, or this role may no longer connect) will not come
+ * back by reconnecting: the web process says so once and stops as on SIGTERM.
+ */
+export function stopWhenDatabaseGone(): void {
+  // A connection of its own (one, idle between probes): the request pool stays the pages'.
+  const { DATABASE_URL } = loadConfig();
+  if (!DATABASE_URL) return;
+  watchDatabase(createDb(DATABASE_URL, { max: 1 }), (reason) => {
+    log.error(
+      { reason },
+      "web: the database is gone for good (dropped, or this role may no longer connect); stopping",
+    );
+    process.kill(process.pid, "SIGTERM");
+  });
 }

@@ -14,7 +14,7 @@ import {
   jobPayloads,
   log,
   metrics,
-  sealStoredWebhookSecrets,
+  retireKeysKeptInDatabase,
   transcribeVoiceNote,
   unlockStaleJobs,
   WebhookDrains,
@@ -194,8 +194,9 @@ export async function startJobRunner(
     );
   await heartbeat();
   await sweep();
-  // Webhook secrets kept in clear by an older version (or under an earlier key) are sealed now.
-  await sealStoredWebhookSecrets(deps).catch((error) =>
+  // Webhook secrets kept in clear by an older version are sealed now, and keys it kept in the
+  // database are retired (what they sealed sealed again under SECRETS_KEY).
+  await retireKeysKeptInDatabase(deps).catch((error) =>
     log.warn({ component: "jobs", err: describeError(error) }, "sealing webhook secrets failed"),
   );
   const beater = setInterval(heartbeat, Math.min(10, stale / 4) * 1000);

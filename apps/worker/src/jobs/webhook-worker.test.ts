@@ -10,7 +10,7 @@ import {
   putWebhook,
   resumeWebhook,
 } from "@switchboard/core";
-import { appendEvents, createTestDeps, taggedEvent } from "@switchboard/core/testing";
+import { appendEvents, createTestDeps, TEST_KEYS, taggedEvent } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startJobRunner } from "./runner";
 
@@ -26,6 +26,7 @@ function startWorker(): ChildProcess {
     cwd: path.resolve(import.meta.dirname, "../.."),
     env: {
       ...process.env,
+      ...TEST_KEYS,
       DATABASE_URL: t.config.DATABASE_URL,
       WS_PORT: "0",
       JOB_LOCK_STALE_S: "2",

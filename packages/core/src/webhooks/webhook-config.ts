@@ -73,7 +73,7 @@ export async function putWebhook(
   await checkWebhookTarget(parsed, policy);
   const checked = parsed.toString();
   const secret = newSecret("whsec_");
-  const sealed = await sealSecret(deps, agentId, secret);
+  const sealed = sealSecret(deps, agentId, secret);
   const now = deps.clock.now();
   const [row] = await deps.db
     .insert(webhooks)
@@ -121,7 +121,7 @@ export async function rotateWebhookSecret(
   agentId: string,
 ): Promise<AgentWebhookWithSecret> {
   const secret = newSecret("whsec_");
-  const sealed = await sealSecret(deps, agentId, secret);
+  const sealed = sealSecret(deps, agentId, secret);
   const now = deps.clock.now();
   const rotate = (db: Executor) =>
     db
@@ -155,9 +155,9 @@ export async function signingSecrets(
   row: WebhookRow,
   now: Date,
 ): Promise<string[]> {
-  const secrets = [await openSecret(deps, row.agentId, row.secret)];
+  const secrets = [openSecret(deps, row.agentId, row.secret)];
   if (row.previousSecret && row.rotationGraceUntil && row.rotationGraceUntil > now)
-    secrets.push(await openSecret(deps, row.agentId, row.previousSecret));
+    secrets.push(openSecret(deps, row.agentId, row.previousSecret));
   return secrets;
 }
 
@@ -168,27 +168,29 @@ export async function agentSigningSecrets(deps: CoreDeps, agentId: string): Prom
 }
 
 /**
- * Seals the webhook secrets still kept in plain text (from before sealing) or under an earlier
- * key; run by every worker at start. Each row is changed only if it still holds what was read.
+ * Seals the webhook secrets still kept in plain text (from before sealing) or under `older` key
+ * material (a key being retired, settings.ts) under SECRETS_KEY; run by every worker at start.
+ * Each row is changed only if it still holds what was read. A value sealed under a key neither
+ * current nor given throws (KeyUnavailableError): nothing is lost, the key is not retired.
  */
-export async function sealStoredWebhookSecrets(deps: CoreDeps): Promise<number> {
-  const sealedNow = `${await currentSealPrefix(deps)}%`;
+export async function sealStoredWebhookSecrets(
+  deps: CoreDeps,
+  older: string[] = [],
+): Promise<number> {
+  const sealedNow = `${currentSealPrefix(deps)}%`;
   const rows = await deps.db
     .select()
     .from(webhooks)
     .where(or(notLike(webhooks.secret, sealedNow), notLike(webhooks.previousSecret, sealedNow)));
   let sealed = 0;
   for (const row of rows) {
-    const reseal = async (value: string | null) =>
+    const reseal = (value: string | null) =>
       value === null
         ? null
-        : sealSecret(deps, row.agentId, await openSecret(deps, row.agentId, value));
+        : sealSecret(deps, row.agentId, openSecret(deps, row.agentId, value, older));
     const changed = await deps.db
       .update(webhooks)
-      .set({
-        secret: (await reseal(row.secret)) as string,
-        previousSecret: await reseal(row.previousSecret),
-      })
+      .set({ secret: reseal(row.secret) as string, previousSecret: reseal(row.previousSecret) })
       .where(
         and(
           eq(webhooks.agentId, row.agentId),

@@ -5,13 +5,20 @@ import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CoreDeps } from "../deps";
+import { KeyUnavailableError } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
+import { retireKeysKeptInDatabase } from "../settings";
 import { createTestDeps, taggedEvent } from "../testing";
 import { deliverWebhook } from "./deliver-webhook";
-import { openSecret } from "./sealed-secret";
-import { putWebhook, rotateWebhookSecret, sealStoredWebhookSecrets } from "./webhook-config";
+import { currentSealPrefix, openSecret } from "./sealed-secret";
+import {
+  agentSigningSecrets,
+  putWebhook,
+  rotateWebhookSecret,
+  sealStoredWebhookSecrets,
+} from "./webhook-config";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 let url: string;
@@ -90,7 +97,8 @@ describe("webhook secrets at rest", () => {
     const one = await newAgent();
     const two = await newAgent();
     await putWebhook(t.deps, one, url);
-    await expect(openSecret(t.deps, two, (await stored(one)).secret)).rejects.toThrow();
+    const sealed = (await stored(one)).secret;
+    expect(() => openSecret(t.deps, two, sealed)).toThrow();
   });
 
   it("rows kept in clear before sealing still sign, and are sealed at worker start", async () => {
@@ -108,19 +116,44 @@ describe("webhook secrets at rest", () => {
     expect(await signedWith(t.deps, agentId, [plain])).toEqual([plain]);
   });
 
-  it("use SECRETS_KEY when set; secrets sealed under the kept key still open and are sealed again", async () => {
+  it("without SECRETS_KEY nothing is sealed or opened, and no key is made into the database", async () => {
     const agentId = await newAgent();
-    const { secret } = await putWebhook(t.deps, agentId, url);
-    const before = (await stored(agentId)).secret;
-    const keyed: CoreDeps = {
-      ...t.deps,
-      config: { ...t.deps.config, SECRETS_KEY: "an operator's key, 32 characters or more" },
-    };
-    expect(await signedWith(keyed, agentId, [secret])).toEqual([secret]);
-    expect(await sealStoredWebhookSecrets(keyed)).toBeGreaterThanOrEqual(1);
-    const after = (await stored(agentId)).secret;
-    expect(after.split(".")[1]).not.toBe(before.split(".")[1]);
-    expect(await signedWith(keyed, agentId, [secret])).toEqual([secret]);
+    await putWebhook(t.deps, agentId, url);
+    const keyless: CoreDeps = { ...t.deps, config: { ...t.deps.config, SECRETS_KEY: undefined } };
+    await expect(putWebhook(keyless, agentId, url)).rejects.toThrow(KeyUnavailableError);
+    await expect(agentSigningSecrets(keyless, agentId)).rejects.toThrow(/SECRETS_KEY is not set/);
+    expect(await t.deps.db.select().from(schema.instanceSettings)).toEqual([]);
+  });
+
+  it("a sealing key an earlier version kept in the database is retired: what it sealed is sealed again under SECRETS_KEY, then the row goes", async () => {
+    const legacyKey = "a key an earlier version generated, 32+ chars";
+    const before: CoreDeps = { ...t.deps, config: { ...t.deps.config, SECRETS_KEY: legacyKey } };
+    const agentId = await newAgent();
+    const { secret } = await putWebhook(before, agentId, url);
+    const rotated = await rotateWebhookSecret(before, agentId);
+    await t.deps.db.insert(schema.instanceSettings).values([
+      { key: "secrets_key", value: legacyKey, updatedAt: t.clock.now() },
+      {
+        key: "auth_secret",
+        value: "an earlier session key, 32+ characters",
+        updatedAt: t.clock.now(),
+      },
+    ]);
+    // Under the key in use the legacy value does not open (it is another key) …
+    await expect(agentSigningSecrets(t.deps, agentId)).rejects.toThrow(KeyUnavailableError);
+    expect(await retireKeysKeptInDatabase(t.deps)).toEqual(
+      expect.arrayContaining(["auth_secret", "secrets_key"]),
+    );
+    // … after retiring, both secrets are sealed under it and sign, and no key is left behind.
+    const row = await stored(agentId);
+    expect(row.secret.startsWith(currentSealPrefix(t.deps))).toBe(true);
+    expect(row.previousSecret?.startsWith(currentSealPrefix(t.deps))).toBe(true);
+    expect(await signedWith(t.deps, agentId, [secret, rotated.secret])).toEqual([
+      secret,
+      rotated.secret,
+    ]);
+    expect(await t.deps.db.select().from(schema.instanceSettings)).toEqual([]);
+    expect(await retireKeysKeptInDatabase(t.deps)).toEqual([]);
   });
 
   it("concurrent rotations chain: every secret handed out is current or previous, none lost", async () => {
@@ -133,8 +166,8 @@ describe("webhook secrets at rest", () => {
       ]);
       const row = await stored(agentId);
       const kept = [
-        await openSecret(t.deps, agentId, row.secret),
-        await openSecret(t.deps, agentId, row.previousSecret as string),
+        openSecret(t.deps, agentId, row.secret),
+        openSecret(t.deps, agentId, row.previousSecret as string),
       ];
       expect(kept.sort()).toEqual([a?.secret, b?.secret].sort());
     }
