@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addContact, createUser, findAgent } from "@switchboard/core";
+import { addContact, createUser, findAgent, putWebhook } from "@switchboard/core";
 import { deps } from "../support/fixtures";
 import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
@@ -128,6 +128,13 @@ test("the owner sets a webhook, tests it, watches deliveries, and resumes it aft
     );
     await expect(page.getByTestId("webhook-banner-item")).toHaveAttribute("data-state", "disabled");
     await expect(page.getByTestId("webhook-banner-item")).toContainText("Hooky");
+
+    // The agent sets its URL anew: the webhook stays off, its events wait, and the page says
+    // that only Resume turns it back on.
+    await putWebhook(deps(), agent.id, url);
+    await expect(page.getByTestId("webhook-state")).toHaveText("turned off");
+    await expect(page.getByTestId("webhook-stays-off")).toContainText("keeps it off");
+    await expect(page.getByTestId("webhook-waiting")).toContainText("3 events waiting");
 
     status = 200;
     const before = received.length;

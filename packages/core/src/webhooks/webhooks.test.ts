@@ -290,7 +290,7 @@ describe("delivery", () => {
     const before = t.clock.now().getTime();
     expect(await deliverWebhook(t.deps, id)).toMatchObject({ status: "failed", httpStatus: 500 });
     const [retry] = await jobsFor(id).then((jobs) => jobs.sort((a, b) => +b.run_at - +a.run_at));
-    // The first step, 60 s, ± 10 % jitter (retry-after.test.ts).
+    // The first step, 60 s, ± 10 % jitter (failing-receivers.test.ts).
     const retryIn = new Date(retry?.run_at as Date).getTime() - before;
     expect(retryIn).toBeGreaterThanOrEqual(54_000);
     expect(retryIn).toBeLessThanOrEqual(66_000);

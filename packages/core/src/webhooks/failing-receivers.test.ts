@@ -7,9 +7,9 @@ import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { createTestDeps, taggedEvent } from "../testing";
-import { deliverWebhook } from "./deliver-webhook";
+import { deliverWebhook, drainWebhook } from "./deliver-webhook";
 import { RETRY_AFTER_CAP_MS, retryDelayMs } from "./retry-delay";
-import { getWebhook, putWebhook } from "./webhook-config";
+import { countWaitingDeliveries, getWebhook, putWebhook, resumeWebhook } from "./webhook-config";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
@@ -25,13 +25,16 @@ afterAll(() => t.close());
 
 /** A real loopback receiver answering every POST with `status` and the given headers. */
 async function receiver(answer: { status: number; headers?: Record<string, string> }) {
+  const received: string[] = [];
   const server = createServer((req, res) => {
+    received.push(req.headers["x-svc-event-id"] as string);
     req.resume();
     req.on("end", () => res.writeHead(answer.status, answer.headers).end());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   afterAll(() => new Promise((resolve) => server.close(resolve)));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, answer };
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return { url, answer, received };
 }
 
 /** An agent with a webhook to `url` and `n` events waiting for it; their delivery ids. */
@@ -133,5 +136,39 @@ describe("a receiver that asks to slow down", () => {
     hook.answer.status = 503;
     for (const id of ids.slice(5)) await deliverWebhook(t.deps, id);
     expect(await getWebhook(t.deps, agentId)).toMatchObject({ consecutiveFailures: 1 });
+  });
+});
+
+describe("a webhook set anew while disabled", () => {
+  it("stays disabled, its dead events dead, until Resume, which alone requeues them", async () => {
+    const gone = await receiver({ status: 410 });
+    const { agentId, ids } = await hookedAgent(gone.url, 2);
+    expect(await deliverWebhook(t.deps, ids[0] as number)).toMatchObject({ status: "dead" });
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({ state: "disabled" });
+
+    const fixed = await receiver({ status: 200 });
+    const { webhook, secret } = await putWebhook(t.deps, agentId, fixed.url);
+    // The answer says what it did: a new URL and secret, the webhook still off.
+    expect(secret).toMatch(/^whsec_/);
+    expect(webhook).toMatchObject({ url: fixed.url, state: "disabled", consecutiveFailures: 1 });
+    expect(await countWaitingDeliveries(t.deps, agentId)).toEqual({ waiting: 2, held: 1 });
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 0, more: false });
+    expect(fixed.received).toEqual([]);
+
+    expect(await resumeWebhook(t.deps, agentId)).toMatchObject({
+      webhook: { state: "active", consecutiveFailures: 0 },
+      requeued: 2,
+    });
+    expect(await drainWebhook(t.deps, agentId)).toEqual({ attempts: 2, more: false });
+    expect(fixed.received).toHaveLength(2);
+  });
+
+  it("an active webhook set anew starts a new failure count", async () => {
+    const failing = await receiver({ status: 500 });
+    const { agentId, ids } = await hookedAgent(failing.url, 1);
+    await deliverWebhook(t.deps, ids[0] as number);
+    expect(await getWebhook(t.deps, agentId)).toMatchObject({ consecutiveFailures: 1 });
+    const { webhook } = await putWebhook(t.deps, agentId, failing.url);
+    expect(webhook).toMatchObject({ state: "active", consecutiveFailures: 0 });
   });
 });
