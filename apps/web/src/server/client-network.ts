@@ -9,7 +9,7 @@ import { proxiedClient } from "@switchboard/core";
 export const PEER_HEADER = "x-switchboard-peer";
 
 /**
- * The client's network, for limits per source (decision 0023-websec-client-network): with no
+ * The client's network, for limits per source (decision 0023): with no
  * trusted proxy the socket's peer; behind `hops` proxies that each append the address they got
  * the request from, the address that many hops back in `X-Forwarded-For`. IPv4 addresses count
  * alone, IPv6 ones by their /64 (one subscriber's whole block). Null when unknown.
