@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addContact, createUser, findAgent, putWebhook } from "@switchboard/core";
+import { addContact, createUser, findAgent } from "@switchboard/core";
 import { deps } from "../support/fixtures";
 import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
@@ -129,9 +129,11 @@ test("the owner sets a webhook, tests it, watches deliveries, and resumes it aft
     await expect(page.getByTestId("webhook-banner-item")).toHaveAttribute("data-state", "disabled");
     await expect(page.getByTestId("webhook-banner-item")).toContainText("Hooky");
 
-    // The agent sets its URL anew: the webhook stays off, its events wait, and the page says
-    // that only Resume turns it back on.
-    await putWebhook(deps(), agent.id, url);
+    // A URL set anew (here by the owner; the agent's PUT is the same core call) keeps it off:
+    // its events wait, and the page says that only Resume turns it back on.
+    await page.getByTestId("webhook-url-input").fill(url);
+    await page.getByTestId("webhook-save").click();
+    await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
     await expect(page.getByTestId("webhook-state")).toHaveText("turned off");
     await expect(page.getByTestId("webhook-stays-off")).toContainText("keeps it off");
     await expect(page.getByTestId("webhook-waiting")).toContainText("3 events waiting");
