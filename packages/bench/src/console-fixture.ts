@@ -2,7 +2,7 @@ import { type Browser, type BrowserContext, chromium } from "@playwright/test";
 import type { RunningService } from "@switchboard/cli/service";
 import { type Clock, createDeps, loadConfig } from "@switchboard/core";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
-import e2eConfig from "../../../e2e/playwright.config";
+import { consoleChromium } from "./chromium";
 
 /**
  * What the console benchmark and the screenshots share: a fresh database with the service and
@@ -27,9 +27,7 @@ export async function startConsoleRun(options: {
     { poolSize: options.poolSize, ...(options.clock && { clock: options.clock }) },
   );
   const service = await options.start(database.url);
-  const launchOptions = e2eConfig.projects?.find((project) => project.name === "console")?.use
-    ?.launchOptions;
-  const browser = await chromium.launch(launchOptions);
+  const browser = await chromium.launch(consoleChromium);
   return {
     deps,
     browser,

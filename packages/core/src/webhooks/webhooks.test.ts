@@ -5,7 +5,7 @@ import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDeps } from "../deps";
+import { createDeps } from "../create-deps";
 import { listPersonEmailThreads } from "../email/person-inbox";
 import { appendEvents } from "../events/append-event";
 import { createAgent } from "../identity/agents";
