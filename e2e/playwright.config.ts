@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { consoleChromium } from "@switchboard/bench/chromium";
 
 /** The service under test listens here (started by support/global-setup.ts). */
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -33,17 +34,7 @@ export default defineConfig({
       use: {
         browserName: "chromium",
         viewport: { width: 1280, height: 800 },
-        launchOptions: {
-          executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-          args: [
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-          ],
-        },
+        launchOptions: consoleChromium,
       },
     },
   ],

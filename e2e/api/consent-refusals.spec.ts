@@ -20,7 +20,10 @@ test("each refusal with its code, in order: suspended, blocked, not a contact, s
   const { agent, auth } = await newAgent({ scopes: ["messages:read", "messages:write"] });
   const api = agentApi(request, auth);
   const person = await createUser(deps(), { displayName: "Quinn" });
-  // Every reason to refuse at once, then lifted one by one.
+  // A former contact (a stranger's block is not the agent's to know: never-added.test.ts), with
+  // every reason to refuse at once, then lifted one by one.
+  await addContact(deps(), person.id, agent.id, []);
+  await removeContact(deps(), person.id, agent.id);
   await setInitiation(deps(), person.id, agent.id, "reply_only");
   await blockAgent(deps(), person.id, agent.id);
   await setUserSuspended(deps(), person.id, true);

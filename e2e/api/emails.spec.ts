@@ -13,6 +13,7 @@ import {
   getAgentUsage,
   listPersonEmailThreads,
   pauseAgent,
+  removeContact,
   resumeAgent,
   sendPersonEmail,
   sendPersonMessage,
@@ -176,6 +177,9 @@ test("refusals: each code in order, counted; paused answers agent_paused", async
   const api = agentApi(request, auth);
   const person = await createUser(deps(), {});
   const send = () => api.post("/emails", { to: person.num, subject: "Hi", content: "Hello" });
+  // A former contact: a block by someone who never added the agent reads as not_a_contact.
+  await addContact(deps(), person.id, agent.id, []);
+  await removeContact(deps(), person.id, agent.id);
   await setInitiation(deps(), person.id, agent.id, "reply_only");
   await blockAgent(deps(), person.id, agent.id);
   await setUserSuspended(deps(), person.id, true);

@@ -129,6 +129,15 @@ test("the owner sets a webhook, tests it, watches deliveries, and resumes it aft
     await expect(page.getByTestId("webhook-banner-item")).toHaveAttribute("data-state", "disabled");
     await expect(page.getByTestId("webhook-banner-item")).toContainText("Hooky");
 
+    // A URL set anew (here by the owner; the agent's PUT is the same core call) keeps it off:
+    // its events wait, and the page says that only Resume turns it back on.
+    await page.getByTestId("webhook-url-input").fill(url);
+    await page.getByTestId("webhook-save").click();
+    await expect(page.getByTestId("webhook-secret")).toHaveText(/^whsec_/);
+    await expect(page.getByTestId("webhook-state")).toHaveText("turned off");
+    await expect(page.getByTestId("webhook-stays-off")).toContainText("keeps it off");
+    await expect(page.getByTestId("webhook-waiting")).toContainText("3 events waiting");
+
     status = 200;
     const before = received.length;
     await page.getByTestId("webhook-resume").click();

@@ -3,7 +3,7 @@ import type { RunningService } from "@switchboard/cli/service";
 import { type Clock, createDeps, loadConfig } from "@switchboard/core";
 import { TEST_KEYS } from "@switchboard/core/testing";
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
-import e2eConfig from "../../../e2e/playwright.config";
+import { consoleChromium } from "./chromium";
 
 /**
  * What the console benchmark and the screenshots share: a fresh database with the service and
@@ -28,9 +28,7 @@ export async function startConsoleRun(options: {
     { poolSize: options.poolSize, ...(options.clock && { clock: options.clock }) },
   );
   const service = await options.start(database.url);
-  const launchOptions = e2eConfig.projects?.find((project) => project.name === "console")?.use
-    ?.launchOptions;
-  const browser = await chromium.launch(launchOptions);
+  const browser = await chromium.launch(consoleChromium);
   return {
     deps,
     browser,

@@ -395,7 +395,7 @@ export const ops = {
     path: "/agent/v1/webhook",
     surface: "agent",
     tag: "Events",
-    summary: "Set the webhook URL; answers the signing secret once",
+    summary: "Set the webhook URL (a disabled one stays disabled); answers the signing secret once",
     scopes: [],
     body: PutWebhookRequest,
     status: 200,

@@ -1,6 +1,3 @@
-import type { AgentPlatformSkill } from "./actions";
-import type { AgentScope } from "./scopes";
-
 /**
  * The contract's plain words: the scope and skill lists, what a skill needs and carries, and the
  * limits a form shows. No zod here, so a browser page that needs only these does not load the
@@ -24,6 +21,9 @@ export const agentScopes = [
   "notes:write",
   "calls:read",
 ] as const;
+
+/** One of `agentScopes` (scopes.ts's `AgentScope`, without the schema this file does without). */
+type AgentScope = (typeof agentScopes)[number];
 
 /** Sorts and de-duplicates scopes into consent-card order. */
 export function inConsentOrder(scopes: Iterable<AgentScope>): AgentScope[] {
@@ -49,6 +49,9 @@ export const platformSkills = [
   "update_note",
   "delete_note",
 ] as const;
+
+/** One of `platformSkills` (actions.ts's `AgentPlatformSkill`). */
+type AgentPlatformSkill = (typeof platformSkills)[number];
 
 /** Only these may run without a card when the approver enabled auto-execute. */
 export const createSkills = [

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { DateTime } from "./common";
 
-export const WebhookState = z.enum(["active", "paused", "disabled"]);
+/** The spec also names `paused`, with no way in or out of it: the service never uses it (decision 0064). */
+export const WebhookState = z.enum(["active", "disabled"]);
+export type WebhookState = z.infer<typeof WebhookState>;
 
 export const AgentWebhook = z.object({
   url: z.string(),

@@ -1,39 +1,47 @@
-import { createDb, type Db, type Sql } from "@switchboard/db";
+import type { Db, Sql, Tx } from "@switchboard/db";
 import type { Clock } from "./clock";
-import { systemClock } from "./clock";
 import type { Config } from "./config";
-import { Notifier } from "./events/notifier";
-import type { IdempotentWrite } from "./idempotency/idempotency-keys";
-import { LeaseKeeper } from "./limits/leases";
 
-/** Everything core needs from the outside world, passed explicitly. */
+/**
+ * Everything core needs from the outside world, passed explicitly. Types only, with narrow
+ * interfaces of the two process-wide parts, so every module of core can depend on it while
+ * it depends on none of them (create-deps.ts builds it).
+ */
 export interface CoreDeps {
   db: Db;
   sql: Sql;
   clock: Clock;
   config: Config;
   /** This process's LISTEN connection, fanned out to in-memory subscribers. */
-  notifier: Notifier;
+  notifier: WakeUps;
   /** The long-poll and stream leases this process holds, renewed while it lives. */
-  leases: LeaseKeeper;
+  leases: LeaseHolder;
   /**
    * Set for one POST that carries an `Idempotency-Key`: the write's transaction stores the
    * request's answer with it (`seal`), so a retry replays and never acts twice.
    */
-  idempotentWrite?: IdempotentWrite;
+  idempotentWrite?: AnswerSeal;
 }
 
-export function createDeps(config: Config, options: { clock?: Clock; poolSize?: number } = {}) {
-  if (!config.DATABASE_URL) throw new Error("DATABASE_URL is not set");
-  const { db, sql, close } = createDb(config.DATABASE_URL, { max: options.poolSize });
-  const clock = options.clock ?? systemClock;
-  const leases = new LeaseKeeper(db, clock);
-  const deps: CoreDeps = { db, sql, clock, config, notifier: new Notifier(sql, clock), leases };
-  return {
-    deps,
-    close: async () => {
-      leases.stop();
-      await close();
-    },
-  };
+/** Wake-ups heard on the process's one LISTEN connection (events/notifier.ts `Notifier`). */
+export interface WakeUps {
+  /** Calls `onWake` for every wake-up on `topic` (with what changed, when named) until undone. */
+  subscribe(topic: string, onWake: (change?: string) => void): Promise<() => void>;
+  /** Yields what changed on `topic` (null: anything may have) until `signal` aborts. */
+  watch(topic: string, signal: AbortSignal, since?: number): AsyncGenerator<string[] | null>;
+}
+
+/** The leases this process renews while it lives (limits/leases.ts `LeaseKeeper`). */
+export interface LeaseHolder {
+  hold(kind: "long-poll" | "stream", id: string): void;
+  drop(kind: "long-poll" | "stream", id: string): void;
+}
+
+/** One keyed POST's answer store (idempotency/idempotency-keys.ts `IdempotentWrite`). */
+export interface AnswerSeal {
+  /**
+   * Stores the answer in the write's transaction `tx`; throws (rolling the write back) when a
+   * retry took the key over meanwhile. `keptSealed`: what to store instead of the plain answer.
+   */
+  seal(tx: Tx, answer: unknown, keptSealed?: string): Promise<void>;
 }

@@ -33,7 +33,8 @@ export {
   removeContact,
   setGrant,
 } from "./contacts/contacts";
-export { type CoreDeps, createDeps } from "./deps";
+export { createDeps } from "./create-deps";
+export type { CoreDeps } from "./deps";
 // Email
 export { getAgentEmailThread } from "./email/get-agent-email-thread";
 export { listAgentEmails } from "./email/list-agent-emails";

@@ -1,4 +1,4 @@
-import type { Readiness } from "@switchboard/contract";
+import type { Readiness, WebhookState } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
 import rootPackage from "../../../package.json" with { type: "json" };
@@ -20,13 +20,13 @@ export interface InstanceStatus {
   readiness: Readiness;
   queue: JobQueueDepth;
   /**
-   * The viewer's agents whose webhook is paused or disabled, has deliveries waiting for a retry,
+   * The viewer's agents whose webhook is disabled, has deliveries waiting for a retry,
    * or failed any of its latest HEALTH_WINDOW attempted deliveries; worst first.
    */
   failingWebhooks: {
     agentId: string;
     displayName: string | null;
-    state: "active" | "paused" | "disabled";
+    state: WebhookState;
     consecutiveFailures: number;
     /** Deliveries whose last attempt failed and that wait for their next one. */
     retrying: number;
@@ -70,7 +70,7 @@ export async function instanceStatus(deps: CoreDeps, ownerId: string): Promise<I
       .innerJoin(users, eq(users.id, webhooks.agentId))
       .where(eq(agents.ownerId, ownerId)),
   ]);
-  const severity = { disabled: 0, paused: 1, active: 2 };
+  const severity = { disabled: 0, active: 1 };
   return {
     version: rootPackage.version,
     node: process.version,

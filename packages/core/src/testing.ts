@@ -20,6 +20,7 @@ export { newId } from "./ids";
 export { enqueueJob } from "./jobs/enqueue-job";
 export { utcDay } from "./limits/charge-send";
 export { objectIdFromPath, postgresObjectStore } from "./objects/object-store";
+export { dataUrl, oggBytes, wavBytes } from "./objects/test-media";
 
 /**
  * Per-minute limits count in fixed UTC-minute windows (decision 0005); a test that must see one

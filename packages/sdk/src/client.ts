@@ -4,6 +4,7 @@ import { routes } from "./routes";
 import { type AgentStream, openStream, type StreamOptions } from "./stream";
 import type {
   AgentOperationId,
+  CallArgs,
   CallOptions,
   DevOperationId,
   OperationMethod,
@@ -13,9 +14,6 @@ import type {
 import { Updates, type UpdatesOptions } from "./updates";
 
 type Methods<K extends OperationId> = { [Id in K]: OperationMethod<Id> };
-
-/** `call`'s arguments for one operation: its input (optional when it may be empty) and options. */
-export type CallArgs<K extends OperationId> = Parameters<OperationMethod<K>>;
 
 /**
  * One API surface's client: a method per registry entry of the surface (each a `call` of its

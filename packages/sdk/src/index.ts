@@ -20,7 +20,6 @@ export type {
   ServerFrame,
 } from "@switchboard/contract";
 export {
-  type CallArgs,
   defaultWsUrl,
   Switchboard,
   SwitchboardDeveloper,
@@ -42,6 +41,7 @@ export {
 export type {
   AgentOperationId,
   AnyErrorCode,
+  CallArgs,
   CallOptions,
   ClientErrorCode,
   DevOperationId,

@@ -92,3 +92,6 @@ export type OperationMethod<K extends OperationId> =
   Record<never, never> extends OperationInput<K>
     ? (input?: OperationInput<K>, options?: CallOptions) => Promise<OperationOutput<K>>
     : (input: OperationInput<K>, options?: CallOptions) => Promise<OperationOutput<K>>;
+
+/** `call`'s arguments for one operation: its input (optional when it may be empty) and options. */
+export type CallArgs<K extends OperationId> = Parameters<OperationMethod<K>>;

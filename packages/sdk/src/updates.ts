@@ -1,8 +1,7 @@
 import type { AgentEvent } from "@switchboard/contract";
-import type { CallArgs } from "./client";
 import { SwitchboardError } from "./errors";
 import { sleep } from "./http";
-import type { AgentOperationId, OperationOutput } from "./types";
+import type { AgentOperationId, CallArgs, OperationOutput } from "./types";
 
 export interface UpdatesOptions {
   /**

@@ -9,7 +9,7 @@ import { proxiedClient } from "@switchboard/core";
 export const PEER_HEADER = "x-switchboard-peer";
 
 /**
- * The client's network, for limits per source (decision 0023-websec-client-network): the socket's
+ * The client's network, for limits per source (decision 0023): the socket's
  * peer, or, when the peer is one of the `trusted` proxies (TRUSTED_PROXIES), the first address
  * back through `X-Forwarded-For` that is not. IPv4 addresses count alone, IPv6 ones by their /64
  * (one subscriber's whole block). Null when unknown.

@@ -1,6 +1,6 @@
 /**
  * The browser-side defences of the console and API, in one place (decision
- * 0022-websec-browser-policy). Pages get a per-request nonce policy from `proxy.ts`; everything
+ * 0022-browser-policy). Pages get a per-request nonce policy from `proxy.ts`; everything
  * else (API answers, next-auth, static files) gets the fixed headers from next.config.ts.
  */
 

@@ -8,7 +8,7 @@ import {
   sendPersonMessage,
   setMessageTranscript,
 } from "@switchboard/core";
-import { createTestDeps } from "@switchboard/core/testing";
+import { createTestDeps, dataUrl, oggBytes } from "@switchboard/core/testing";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startJobRunner } from "./runner";
@@ -143,18 +143,35 @@ it("an engine that keeps failing is retried, then the job gives up: message.tran
   }
 }, 90_000);
 
-it("a service with no engine (no pocketsphinx, no STT_COMMAND) enqueues no job", async () => {
+it("a worker with no engine (no ffmpeg, no pocketsphinx, no STT_COMMAND) still ends the job with message.transcript null", async () => {
   const deaf = await createTestDeps({ env: { PATH: "/nonexistent" } });
   try {
     const { person, agent } = await personAndAgent(deaf.deps);
-    await sendPersonMessage(deaf.deps, person.id, agent.id, {
+    const { message } = await sendPersonMessage(deaf.deps, person.id, agent.id, {
       type: "voice",
-      audioData: spokenNote("No engine here."),
+      audioData: dataUrl("audio/ogg", oggBytes()),
+      audioDuration: "2",
     });
-    const [none] = await deaf.deps.db.execute<{ n: number }>(
-      sql`select count(*)::int as n from graphile_worker.jobs where task_identifier = 'message_transcribe'`,
-    );
-    expect(none?.n).toBe(0);
+    const runner = await startJobRunner(deaf.deps, deaf.config.DATABASE_URL as string);
+    try {
+      // At once, on the first try: retrying cannot install an engine.
+      const ended = await waitFor(async () => {
+        const events = await eventsOf(agent.id, deaf.deps);
+        return events.find((event) => event.type === "message.transcript");
+      }, 30);
+      expect(ended.payload).toEqual({
+        conversationId: message.conversationId,
+        messageId: message.id,
+        from: expect.objectContaining({ id: person.id }),
+        transcript: null,
+      });
+      const received = (await eventsOf(agent.id, deaf.deps)).find(
+        (event) => event.type === "message.received",
+      );
+      expect(ended.seq).toBeGreaterThan(received?.seq ?? Number.POSITIVE_INFINITY);
+    } finally {
+      await runner.stop();
+    }
   } finally {
     await deaf.close();
   }

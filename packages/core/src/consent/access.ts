@@ -72,7 +72,8 @@ const refusedSendCodes = new Set([
  * Unknown targets answer 404 (`not_found`; a message outside the agent's conversations is
  * unknown too). A conversation the agent is not in, or one that is not 1:1, answers `forbidden`.
  * Then, in this order: `recipient_suspended` (calls that reach the person only, not reads),
- * `blocked`, `not_a_contact`, `scope_not_granted`
+ * `not_a_contact` for a person who never added the agent (even one who blocked it), `blocked`,
+ * `not_a_contact` for a former contact, `scope_not_granted`
  * (with `details.scope`), and for initiating calls `reply_window_closed` (24 h after the
  * person's last message in the chat, or `need.lastInboundAt`, by the injected clock). An initiating call refused for consent is
  * counted toward the agent's daily refused-send ceiling.
@@ -206,6 +207,9 @@ const standingQueries = preparedQuery((db) => {
   };
 });
 
+const notAContact = () =>
+  new CoreError("not_a_contact", "This person has not added the agent as a contact");
+
 function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAccess {
   const { person, contact, agent, member, kind } = standing;
   if (standing.via !== "to" && (!member || kind !== "direct" || !person))
@@ -229,9 +233,11 @@ function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAcce
   const scopes: readonly AgentScope[] = typeof need.scope === "string" ? [need.scope] : need.scope;
   if (person.suspendedAt && !scopes.every((scope) => scope.endsWith(":read")))
     throw new CoreError("recipient_suspended", "This person's account is suspended");
-  if (contact?.blockedAt) throw new CoreError("blocked", "This person has blocked the agent");
-  if (!contact?.addedAt)
-    throw new CoreError("not_a_contact", "This person has not added the agent as a contact");
+  // Someone who never added the agent (no conversation with it) is a stranger to it whatever
+  // they set: answering `blocked` would tell the agent of a block it has no business knowing.
+  if (!contact?.conversationId) throw notAContact();
+  if (contact.blockedAt) throw new CoreError("blocked", "This person has blocked the agent");
+  if (!contact.addedAt) throw notAContact();
   const granted = contact.grantedScopes as AgentScope[];
   const missing = scopes.find((scope) => !granted.includes(scope));
   if (missing)

@@ -54,7 +54,8 @@ it("blocking or reply-only for an agent never added makes no conversation and sh
     { agentId: agent.id },
     { to: person.num, type: "text", content: "hello?" },
   ).catch((error: CoreError) => error);
-  expect(refused).toMatchObject({ code: "blocked" });
+  // A stranger's block is not the agent's to know: the answer is the one for any stranger.
+  expect(refused).toMatchObject({ code: "not_a_contact" });
 
   // Adding it later is an ordinary add, with the settings the person made.
   await unblockAgent(t.deps, person.id, agent.id);

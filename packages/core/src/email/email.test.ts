@@ -134,6 +134,9 @@ describe("the agent emails a person", () => {
     const person = await createUser(t.deps, {});
     const send = () =>
       sendAgentEmail(t.deps, { agentId: agent.id }, { to: person.num, subject: "S", content: "C" });
+    // A former contact: a block by someone who never added the agent reads as not_a_contact.
+    await addContact(t.deps, person.id, agent.id, []);
+    await removeContact(t.deps, person.id, agent.id);
     await setInitiation(t.deps, person.id, agent.id, "reply_only");
     await blockAgent(t.deps, person.id, agent.id);
     await setUserSuspended(t.deps, person.id, true);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ManualClock } from "../clock";
 import { blockAgent } from "../consent/agent-settings";
 import { addContact } from "../contacts/contacts";
-import { createDeps } from "../deps";
+import { createDeps } from "../create-deps";
 import { CoreError } from "../errors";
 import { mintAgentToken, revokeAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";

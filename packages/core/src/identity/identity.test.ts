@@ -1,6 +1,6 @@
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createDeps } from "../deps";
+import { createDeps } from "../create-deps";
 import { cleanupExpired } from "../maintenance/cleanup";
 import { codeOf, createTestDeps } from "../testing";
 import {

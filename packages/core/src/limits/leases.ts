@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { schema } from "@switchboard/db";
+import { type Db, schema } from "@switchboard/db";
 import { and, count, eq, gt, lte, sql } from "drizzle-orm";
 import type { Clock } from "../clock";
 import type { CoreDeps } from "../deps";
@@ -69,7 +69,7 @@ export class LeaseKeeper {
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(
-    private readonly db: CoreDeps["db"],
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 

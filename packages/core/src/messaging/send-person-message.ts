@@ -50,7 +50,7 @@ export async function sendPersonMessage(
       ...(ownerId ? [userTopic(ownerId, `activity:${agent.id}`)] : []),
     ]);
     await appendEvents(tx, now, [messageReceivedEvent(agent.id, toAgentUser(user), message)]);
-    await enqueueTranscription(tx, deps, row);
+    await enqueueTranscription(tx, row);
     return message;
   });
   return { message, conversationId };

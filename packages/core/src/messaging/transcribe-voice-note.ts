@@ -15,16 +15,15 @@ const { messages } = schema;
 export const TRANSCRIBE_ATTEMPTS = 3;
 
 /**
- * A person's voice note to an agent without a transcript gets one, when this service has an
- * engine: the job commits with the note (inside the send's transaction).
+ * A person's voice note to an agent without a transcript gets a transcription job, committed
+ * with the note (inside the send's transaction). Every such note gets one, engine or not: the
+ * job always ends with a `message.transcript`, so an agent waiting for it never waits forever.
  */
 export async function enqueueTranscription(
   tx: Tx,
-  deps: CoreDeps,
   message: Pick<MessageRow, "id" | "type" | "transcript">,
 ): Promise<void> {
   if (message.type !== "voice" || message.transcript !== null) return;
-  if (!transcriptionSetup(deps.config).engine) return;
   await enqueueJob(
     tx,
     "message_transcribe",
@@ -36,8 +35,9 @@ export async function enqueueTranscription(
 /**
  * The `message_transcribe` job: the note's audio through the engine, then `message.transcript`
  * (setMessageTranscript's path). A failed try throws, so the queue retries it; the last one
- * gives up with `transcript: null`, and so does a note whose audio is gone or an engine that
- * heard nothing. A transcript set meanwhile (the CLI's) is kept.
+ * gives up with `transcript: null`, and so does, at once, a worker with no engine installed, a
+ * note whose audio is gone or an engine that heard nothing. A transcript set meanwhile (the
+ * CLI's) is kept.
  */
 export async function transcribeVoiceNote(
   deps: CoreDeps,
@@ -48,7 +48,8 @@ export async function transcribeVoiceNote(
   if (row?.type !== "voice" || row.transcript !== null) return;
   const audio = (row.media as MessageMedia | null)?.audio;
   const objectId = audio ? objectIdFromPath(audio.data) : null;
-  const stored = objectId ? await objectStoreOf(deps).get(deps.db, objectId) : null;
+  const engine = transcriptionSetup(deps.config).engine;
+  const stored = engine && objectId ? await objectStoreOf(deps).get(deps.db, objectId) : null;
   let text: string | null = null;
   if (stored) {
     try {

@@ -12,6 +12,7 @@ import { pinnedRequest } from "../net/pinned-request";
 import { DRAIN_BATCH, deliveryById, dueDeliveries, type LoadedDelivery } from "./due-deliveries";
 import { explainDeliveryError } from "./explain-delivery-error";
 import { emailOwnerAboutWebhook, warnAfter } from "./owner-alerts";
+import { retryDelayMs } from "./retry-delay";
 import { settleDeliveredAttempt } from "./success-settles";
 import { signingSecrets, webhookPolicy } from "./webhook-config";
 
@@ -114,8 +115,9 @@ export async function drainWebhook(
  * One attempt to POST one event to the agent's webhook. The host is resolved and checked again
  * (public addresses only, unless allowed for development) and the request connects to exactly
  * that address; redirects are not followed. A 2xx within the timeout succeeds; anything else
- * fails and is retried on the schedule until the event is dead; 410 kills the event and
- * disables the webhook, as do WEBHOOK_DISABLE_AFTER consecutive failures.
+ * fails and is retried on the schedule (retry-delay.ts) until the event is dead; 410 kills the
+ * event and disables the webhook, as do WEBHOOK_DISABLE_AFTER consecutive failures (a 429 is
+ * not one: the receiver is up and asked to slow down).
  */
 async function attemptDelivery(
   deps: CoreDeps,
@@ -172,7 +174,7 @@ interface AttemptMade {
 
 /**
  * Settles an attempt: a success in one statement; a failure schedules the next attempt, or
- * kills the event, and counts towards disabling the webhook.
+ * kills the event, and (but for a 429) counts towards disabling the webhook.
  */
 async function recordAttempt(
   deps: CoreDeps,
@@ -205,6 +207,8 @@ async function recordAttempt(
     };
   }
 
+  // A receiver that answers 429 is up and asks to slow down: not a failure towards disabling.
+  const counts = answer.status !== 429;
   return deps.db.transaction(async (tx) => {
     const [hook] = await tx
       .update(webhooks)
@@ -212,13 +216,13 @@ async function recordAttempt(
         lastDeliveryAt: now,
         lastFailureAt: now,
         lastError: error,
-        consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1`,
+        ...(counts && { consecutiveFailures: sql`${webhooks.consecutiveFailures} + 1` }),
         updatedAt: now,
       })
       .where(eq(webhooks.agentId, webhook.agentId))
       .returning();
     const failures = hook?.consecutiveFailures ?? 0;
-    const disable = gone || failures >= deps.config.WEBHOOK_DISABLE_AFTER;
+    const disable = gone || (counts && failures >= deps.config.WEBHOOK_DISABLE_AFTER);
     const turnedOff =
       disable &&
       (
@@ -229,7 +233,7 @@ async function recordAttempt(
           .returning({ agentId: webhooks.agentId })
       ).length > 0;
     // The owner hears of it once at half the failures that disable it, and once when it is off.
-    if (turnedOff || (!disable && failures === warnAfter(deps)))
+    if (turnedOff || (counts && !disable && failures === warnAfter(deps)))
       await emailOwnerAboutWebhook(tx, deps, now, webhook.agentId, {
         kind: turnedOff ? "disabled" : "failing",
         failures,
@@ -239,7 +243,9 @@ async function recordAttempt(
     const status =
       gone || disable || attempt >= maxAttempts(deps) || retryIn === undefined ? "dead" : "pending";
     const nextAttemptAt =
-      status === "pending" ? new Date(now.getTime() + (retryIn ?? 0) * 1000) : null;
+      status === "pending"
+        ? new Date(now.getTime() + retryDelayMs(retryIn ?? 0, answer, now))
+        : null;
     await tx
       .update(webhookDeliveries)
       .set({
@@ -377,6 +383,8 @@ interface PostAnswer {
   status?: number;
   error?: string;
   excerpt?: string;
+  /** The receiver's `Retry-After` header, as sent. */
+  retryAfter?: string;
 }
 
 /**
@@ -398,7 +406,12 @@ export async function postWebhook(
     excerptBytes: EXCERPT_BYTES,
     reuseConnection: true,
   });
+  const retryAfter = answer.ok ? answer.headers["retry-after"] : undefined;
   return answer.ok
-    ? { status: answer.status, excerpt: answerExcerpt(answer.body) }
+    ? {
+        status: answer.status,
+        excerpt: answerExcerpt(answer.body),
+        ...(retryAfter && { retryAfter }),
+      }
     : { error: answer.error?.replace(CONTROL, "").slice(0, EXCERPT_BYTES) };
 }

@@ -56,7 +56,7 @@ export function explainDeliveryError(
     return "The URL points to a private or local address. Webhooks go only to public hosts.";
   if (/EHOSTUNREACH|ENETUNREACH/.test(error))
     return "Your endpoint's network could not be reached. Check the host and its firewall.";
-  if (/^webhook (disabled|paused)$/.test(error))
+  if (error === "webhook disabled")
     return "Not sent: the webhook was turned off. Resume it to send these events again.";
   return `The delivery failed: ${error}.`;
 }

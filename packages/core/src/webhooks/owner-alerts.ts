@@ -1,5 +1,6 @@
+import type { WebhookState } from "@switchboard/contract";
 import { schema, type Tx } from "@switchboard/db";
-import { and, eq, gte, inArray, or, sql } from "drizzle-orm";
+import { and, eq, gte, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { createThread, insertEmail } from "../email/threads";
 import { notifyTopics, userTopic } from "../events/notifier";
@@ -78,7 +79,7 @@ export async function emailOwnerAboutWebhook(
 export interface WebhookAlert {
   agentId: string;
   displayName: string | null;
-  state: "active" | "paused" | "disabled";
+  state: WebhookState;
   consecutiveFailures: number;
   /** Failures in a row at which the webhook is turned off. */
   disableAfter: number;
@@ -102,10 +103,7 @@ export async function listWebhookAlerts(deps: CoreDeps, ownerId: string): Promis
     .where(
       and(
         eq(agents.ownerId, ownerId),
-        or(
-          inArray(webhooks.state, ["disabled", "paused"]),
-          gte(webhooks.consecutiveFailures, warnAfter(deps)),
-        ),
+        or(eq(webhooks.state, "disabled"), gte(webhooks.consecutiveFailures, warnAfter(deps))),
       ),
     )
     .orderBy(sql`${webhooks.state} = 'active'`, sql`${webhooks.consecutiveFailures} desc`);

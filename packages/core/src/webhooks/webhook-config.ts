@@ -59,8 +59,10 @@ export async function getWebhook(deps: CoreDeps, agentId: string): Promise<Agent
 
 /**
  * `PUT /webhook`: sets the URL (checked: https, no credentials, a public host whose name does
- * not resolve to a private address now) with a new secret, shown once; the webhook is active
- * again. A first webhook receives only events after now:
+ * not resolve to a private address now) with a new secret, shown once. A new webhook is active;
+ * one set anew keeps its state, as the spec's table has it: a disabled webhook stays disabled
+ * with its failure count and dead events until the owner's "Resume and retry", the only way
+ * back (the answer's `state` says so). A first webhook receives only events after now:
  * deliveries are made when an event commits, for the webhooks that exist then.
  */
 export async function putWebhook(
@@ -85,8 +87,8 @@ export async function putWebhook(
         secret: sealed,
         previousSecret: null,
         rotationGraceUntil: null,
-        state: "active",
-        consecutiveFailures: 0,
+        // A new URL starts a new count, but for a disabled webhook: its count says why it is off.
+        consecutiveFailures: sql`case when ${webhooks.state} = 'disabled' then ${webhooks.consecutiveFailures} else 0 end`,
         updatedAt: now,
       },
     })

@@ -14,7 +14,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { users } from "./identity";
 
-export const webhookState = pgEnum("webhook_state", ["active", "paused", "disabled"]);
+export const webhookState = pgEnum("webhook_state", ["active", "disabled"]);
 
 /** An agent's one webhook. The secret signs deliveries, so it is kept (not hashed). */
 export const webhooks = pgTable("webhooks", {

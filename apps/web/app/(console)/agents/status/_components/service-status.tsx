@@ -134,13 +134,11 @@ export function ServiceStatus() {
                         <Badge tone={hook.state === "active" ? "warn" : "bad"}>
                           {hook.state === "disabled"
                             ? "Disabled"
-                            : hook.state === "paused"
-                              ? "Paused"
-                              : hook.retrying > 0
-                                ? `Retrying ${hook.retrying}`
-                                : hook.consecutiveFailures > 0
-                                  ? `Failing (${hook.consecutiveFailures} in a row)`
-                                  : "Some recent failures"}
+                            : hook.retrying > 0
+                              ? `Retrying ${hook.retrying}`
+                              : hook.consecutiveFailures > 0
+                                ? `Failing (${hook.consecutiveFailures} in a row)`
+                                : "Some recent failures"}
                         </Badge>
                       </td>
                       <td

@@ -129,6 +129,12 @@ export function EndpointCard({
           <p className={ui.hint}>
             https only, on a public host. Saving issues a new signing secret.
           </p>
+          {webhook?.state === "disabled" && (
+            <p className={ui.hint} data-testid="webhook-stays-off">
+              It is turned off: a new URL, yours or the agent's, keeps it off. Resume and retry
+              turns it on and sends its failed events again.
+            </p>
+          )}
         </form>
         {setError && (
           <p

@@ -10,13 +10,11 @@ export function HealthBadge({ webhook }: { webhook: Webhook }) {
   const [label, tone]: [string, BadgeTone] =
     webhook.state === "disabled"
       ? ["turned off", "bad"]
-      : webhook.state === "paused"
-        ? ["paused", "warn"]
-        : webhook.consecutiveFailures > 0
-          ? ["failing", "bad"]
-          : webhook.lastSuccessAt
-            ? ["healthy", "ok"]
-            : ["waiting for events", "neutral"];
+      : webhook.consecutiveFailures > 0
+        ? ["failing", "bad"]
+        : webhook.lastSuccessAt
+          ? ["healthy", "ok"]
+          : ["waiting for events", "neutral"];
   return (
     <Badge tone={tone} data-testid="webhook-state" data-state={webhook.state}>
       {label}
