@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { ErrorCode } from "./errors";
-import type { OperationDef } from "./operations";
 
 /**
  * Retries that never act twice: every POST of the Agent API and the Developer API takes an
@@ -29,7 +28,7 @@ export const idempotencyKeyDescription =
   "Any 1–255 printable ASCII characters (a random UUID is a good one), chosen per write. The same key with the same request within 24 h answers the first answer again, marked `Idempotent-Replayed: true`, and does nothing again; the same key with a different request answers 422 `idempotency_key_reused`; while the first request is still running, 409 `idempotency_key_in_use`. Keys are per agent (per developer key on the Developer API).";
 
 /** Whether an operation takes a key: every POST (the other methods are idempotent already). */
-export function takesIdempotencyKey(op: Pick<OperationDef, "method">): boolean {
+export function takesIdempotencyKey(op: { method: string }): boolean {
   return op.method === "POST";
 }
 
