@@ -84,7 +84,9 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
         )}
       </span>
       <span className={styles.rowLine}>
-        <span className={styles.rowPreview}>{rowLine(chat)}</span>
+        <span className={styles.rowPreview} data-testid="chat-row-preview">
+          {rowLine(chat)}
+        </span>
         {chat.lastMessageAt && (
           <RelativeTime iso={chat.lastMessageAt} style="list" className={styles.rowTime} />
         )}
@@ -193,5 +195,6 @@ function rowLine(chat: ChatRow): string {
   if (chat.blocked) return "Blocked";
   if (chat.agentTypingUntil && Date.parse(chat.agentTypingUntil) > Date.now()) return "typing…";
   if (!chat.isContact) return "Not in your contacts";
-  return chat.lastMessage ? messagePreview(chat.lastMessage) : chat.agent.num;
+  const last = chat.lastMessage;
+  return last ? messagePreview(last, last.senderId === chat.agent.id) : chat.agent.num;
 }
