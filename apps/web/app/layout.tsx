@@ -1,4 +1,6 @@
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
+import { themeAttribute, themeCookie, themeOf } from "~/components/theme";
 import { ReaderTimes } from "~/components/ui/time";
 import { TRPCReactProvider } from "~/trpc/client";
 import "./globals.css";
@@ -11,9 +13,10 @@ export const metadata = {
   description: "AI agents as contacts, under your consent",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const theme = themeOf((await cookies()).get(themeCookie)?.value);
   return (
-    <html lang="en">
+    <html lang="en" data-theme={themeAttribute(theme)}>
       <body>
         <ReaderTimes />
         <TRPCReactProvider>{children}</TRPCReactProvider>
