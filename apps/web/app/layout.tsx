@@ -1,6 +1,6 @@
 import { cookies } from "next/headers";
 import type { ReactNode } from "react";
-import { themeAttribute, themeCookie, themeOf } from "~/components/theme";
+import { requestTheme, themeAttribute } from "~/components/theme";
 import { ReaderTimes } from "~/components/ui/time";
 import { TRPCReactProvider } from "~/trpc/client";
 import "./globals.css";
@@ -14,7 +14,7 @@ export const metadata = {
 };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
-  const theme = themeOf((await cookies()).get(themeCookie)?.value);
+  const theme = requestTheme(await cookies());
   return (
     <html lang="en" data-theme={themeAttribute(theme)}>
       <body>

@@ -4,7 +4,7 @@ import { getSessionUser } from "~/auth/session";
 import { ConsoleNav } from "~/components/console-nav";
 import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
 import { SignInFirst } from "~/components/sign-in-first";
-import { themeCookie, themeOf } from "~/components/theme";
+import { requestTheme } from "~/components/theme";
 import { pageReadAt } from "~/trpc/server";
 import styles from "./layout.module.css";
 
@@ -24,11 +24,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <a href="#main" className={styles.skipLink}>
           Skip to content
         </a>
-        <ConsoleNav
-          name={user.name}
-          num={user.num}
-          theme={themeOf((await cookies()).get(themeCookie)?.value)}
-        />
+        <ConsoleNav name={user.name} num={user.num} theme={requestTheme(await cookies())} />
         {/* "main" stays a global name too: pages widen it (chats, split views) with :has(). */}
         <main className={`${styles.main} main`} id="main">
           <ConnectionBanner />

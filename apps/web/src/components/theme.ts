@@ -13,6 +13,11 @@ export function themeOf(value: string | undefined): Theme {
   return value === "light" || value === "dark" ? value : "system";
 }
 
+/** The theme a request's cookies (Next's `cookies()`) name. */
+export function requestTheme(cookies: { get(name: string): { value: string } | undefined }): Theme {
+  return themeOf(cookies.get(themeCookie)?.value);
+}
+
 /** What <html data-theme> says: nothing when the system's scheme decides. */
 export function themeAttribute(theme: Theme): "light" | "dark" | undefined {
   return theme === "system" ? undefined : theme;
