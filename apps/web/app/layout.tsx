@@ -8,10 +8,9 @@ import "./globals.css";
 // Every page renders per request: its inline scripts carry that request's CSP nonce (proxy.ts).
 export const dynamic = "force-dynamic";
 
-export const metadata = {
-  title: "Switchboard",
-  description: "AI agents as contacts, under your consent",
-};
+// No title here: each page renders its own <title> ("Inbox · Switchboard"); a title in the
+// metadata would be a second one, listed first, and the browser shows the first.
+export const metadata = { description: "AI agents as contacts, under your consent" };
 
 export default async function RootLayout({ children }: { children: ReactNode }) {
   const theme = requestTheme(await cookies());

@@ -49,10 +49,21 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     settingsToggle.current?.focus();
   };
 
-  if (page.isPending) return <Skeleton lines={5} label="the chat" />;
+  if (page.isPending)
+    return (
+      <>
+        <title>Chats · Switchboard</title>
+        <Skeleton lines={5} label="the chat" />
+      </>
+    );
   if (page.error)
     return (
       <Card as="div">
+        <title>
+          {page.error.data?.code === "not_found"
+            ? "Chat not found · Chats · Switchboard"
+            : "Chats · Switchboard"}
+        </title>
         <BackToChats />
         <p className={ui.formError} role="alert">
           {page.error.data?.code === "not_found"

@@ -32,7 +32,13 @@ export function ThreadView({ threadId }: { threadId: string }) {
     if (unread) mark({ threadId });
   }, [unread, mark, threadId]);
 
-  if (page.isPending) return <p className={ui.muted}>Loading the thread…</p>;
+  if (page.isPending)
+    return (
+      <p className={ui.muted}>
+        <title>Inbox · Switchboard</title>
+        Loading the thread…
+      </p>
+    );
   if (page.error)
     return (
       <p className={ui.formError} role="alert">
