@@ -10,7 +10,7 @@ import { Icon, type IconName } from "./icon";
 import { LiveUpdates } from "./live-updates";
 import type { Theme } from "./theme";
 import { ThemeChoice } from "./theme-choice";
-import { Avatar } from "./ui/avatar";
+import { Avatar, initialOf } from "./ui/avatar";
 import { buttonClass } from "./ui/button";
 import ui from "./ui/layout.module.css";
 
@@ -48,7 +48,7 @@ export function ConsoleNav({
   // A navigation closes the account menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes.
   useEffect(() => setAccountOpen(false), [path]);
-  const initial = (name ?? "?").trim().charAt(0).toUpperCase() || "?";
+  const initial = initialOf(name);
   return (
     // "sidebar" stays a global name too: the live dot (live-updates.module.css) is lighter on it.
     <aside className={`${styles.sidebar} sidebar`}>

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { splitList } from "~/components/split-view";
+import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
@@ -68,10 +69,13 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
   return (
     <Link
       href={`/chats/${chat.id}`}
-      className={splitList.row}
+      className={`${splitList.row} ${styles.chatRow}`}
       aria-current={current ? "page" : undefined}
       data-testid="chat-row"
     >
+      <Avatar agent className={styles.rowAvatar}>
+        {initialOf(chat.agent.displayName, "A")}
+      </Avatar>
       <span className={styles.rowName}>
         <span className={ui.truncate} title={chat.agent.displayName ?? chat.agent.num}>
           {chat.agent.displayName ?? chat.agent.num}

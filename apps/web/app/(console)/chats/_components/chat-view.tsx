@@ -9,7 +9,7 @@ import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
-import { Avatar } from "~/components/ui/avatar";
+import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import bubble from "~/components/ui/bubble.module.css";
 import { Button } from "~/components/ui/button";
@@ -147,7 +147,7 @@ function ChatHeader({
   return (
     <header className={styles.head}>
       <BackToChats className={styles.headBack} />
-      <Avatar agent>{(agent.displayName ?? "A").charAt(0).toUpperCase()}</Avatar>
+      <Avatar agent>{initialOf(agent.displayName, "A")}</Avatar>
       <div className={styles.title}>
         <h1 id="chat-heading" data-testid="chat-agent-name" className={ui.truncate} title={name}>
           {name}
