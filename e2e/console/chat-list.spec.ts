@@ -96,3 +96,24 @@ test("a chat opened by a link shows in the list, marked, before its page is load
   await expect(rows.last()).toHaveAttribute("aria-current", "page");
   await expect(rows.first()).toContainText("Agent 65");
 });
+
+test("each chat in the list shows its agent's initial beside the name", async ({ page }) => {
+  await signUp(page, "Ines Initials");
+  const owner = await createUser(deps(), { displayName: "Owner" });
+  const agent = await createAgent(deps(), {
+    ownerId: owner.id,
+    displayName: "zephyr forecasts",
+    requestedScopes: ["messages:write"],
+  });
+  await addContact(deps(), await myNum(page), agent.id, ["messages:write"]);
+  await page.goto("/chats");
+  const row = page.getByTestId("chat-row");
+  await expect(row).toContainText("zephyr forecasts");
+  // Decorative (the name is written beside it): hidden from screen readers.
+  await expect(row.locator('[aria-hidden="true"]').first()).toHaveText("Z");
+  const [avatar, name] = await Promise.all([
+    row.locator('[aria-hidden="true"]').first().boundingBox(),
+    row.getByText("zephyr forecasts").boundingBox(),
+  ]);
+  expect(avatar && name && avatar.x + avatar.width <= name.x).toBe(true);
+});

@@ -7,9 +7,10 @@ import { consolePages, consoleWorld, settled, signedOutPages } from "./world";
 
 /**
  * Every console page, signed out and signed in (a person who also owns an agent), on a desktop
- * and on a phone: nothing scrolls sideways (at 1280 px, and at 360-430 px), axe finds no serious
- * or critical violation, and a screenshot of each is written to e2e/screenshots/ (kept as CI artifacts,
- * looked at by people, never compared pixel by pixel).
+ * and on a phone, in the light and the dark theme (the system's scheme): nothing scrolls sideways
+ * (at 1280 px, and at 360-430 px), axe finds no serious or critical violation (contrast among
+ * them), and a screenshot of each is written to e2e/screenshots/ (kept as CI artifacts, looked at
+ * by people, never compared pixel by pixel).
  */
 
 const screenshots = path.resolve(import.meta.dirname, "../screenshots");
@@ -19,6 +20,12 @@ const viewports = {
   desktop: { width: 1280, height: 800 },
   mobile: { width: 390, height: 844 },
 };
+const themes = ["light", "dark"] as const;
+type Theme = (typeof themes)[number];
+/** Screenshot names: the light theme's as before, the dark one's marked. */
+const shot = (viewport: string, theme: Theme, name: string) =>
+  path.join(screenshots, `${viewport}${theme === "dark" ? "-dark" : ""}-${name}.png`);
+
 /** Phone widths a page must fit without sideways scrolling. */
 const phoneWidths = [360, 390, 430];
 
@@ -45,7 +52,13 @@ function widest(page: Page): Promise<string[]> {
   );
 }
 
-async function checkPage(page: Page, viewport: keyof typeof viewports, name: string, url: string) {
+async function checkPage(
+  page: Page,
+  viewport: keyof typeof viewports,
+  theme: Theme,
+  name: string,
+  url: string,
+) {
   await page.setViewportSize(viewports[viewport]);
   await page.goto(url);
   await settled(page);
@@ -59,94 +72,104 @@ async function checkPage(page: Page, viewport: keyof typeof viewports, name: str
     ).toBeLessThanOrEqual(0);
   }
   await page.setViewportSize(viewports[viewport]);
-  expect(await seriousViolations(page), `axe on ${name} (${viewport})`).toEqual([]);
-  await page.screenshot({
-    path: path.join(screenshots, `${viewport}-${name}.png`),
-    fullPage: true,
-  });
+  expect(await seriousViolations(page), `axe on ${name} (${viewport}, ${theme})`).toEqual([]);
+  await page.screenshot({ path: shot(viewport, theme, name), fullPage: true });
 }
 
-for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
-  test(`signed-out pages on ${viewport}: fit, accessible, captured`, async ({ page }) => {
-    for (const [name, url] of Object.entries(signedOutPages))
-      await checkPage(page, viewport, `signed-out-${name}`, url);
-    // The 404 is the branded page, with ways back; every page carries the favicon.
-    await expect(page.getByTestId("not-found")).toBeVisible();
-    await expect(page.getByRole("link", { name: "Go to your chats" })).toBeVisible();
-    const icon = (await page.locator('link[rel="icon"]').first().getAttribute("href")) as string;
-    const served = await page.request.get(icon);
-    expect(served.status()).toBe(200);
-    expect(served.headers()["content-type"]).toContain("image/svg+xml");
-  });
+for (const theme of themes)
+  for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
+    test.describe(() => {
+      test.use({ colorScheme: theme });
 
-  test(`a new person's empty pages on ${viewport}: fit, accessible, captured`, async ({ page }) => {
-    await signUp(page, "Nell New");
-    for (const [name, url] of Object.entries({
-      "empty-chats": "/chats",
-      "empty-agents": "/agents",
-      "empty-tasks": "/records/tasks",
-    }))
-      await checkPage(page, viewport, name, url);
-  });
+      test(`signed-out pages on ${viewport} (${theme}): fit, accessible, captured`, async ({
+        page,
+      }) => {
+        for (const [name, url] of Object.entries(signedOutPages))
+          await checkPage(page, viewport, theme, `signed-out-${name}`, url);
+        // The 404 is the branded page, with ways back; every page carries the favicon.
+        await expect(page.getByTestId("not-found")).toBeVisible();
+        await expect(page.getByRole("link", { name: "Go to your chats" })).toBeVisible();
+        const icon = (await page
+          .locator('link[rel="icon"]')
+          .first()
+          .getAttribute("href")) as string;
+        const served = await page.request.get(icon);
+        expect(served.status()).toBe(200);
+        expect(served.headers()["content-type"]).toContain("image/svg+xml");
+      });
 
-  test(`every console page on ${viewport}: fits, accessible, captured`, async ({ page }) => {
-    test.setTimeout(240_000);
-    const world = await consoleWorld(page);
-    const pages = consolePages(world);
-    for (const [name, url] of Object.entries(pages)) await checkPage(page, viewport, name, url);
+      test(`a new person's empty pages on ${viewport} (${theme}): fit, accessible, captured`, async ({
+        page,
+      }) => {
+        await signUp(page, "Nell New");
+        for (const [name, url] of Object.entries({
+          "empty-chats": "/chats",
+          "empty-agents": "/agents",
+          "empty-tasks": "/records/tasks",
+        }))
+          await checkPage(page, viewport, theme, name, url);
+      });
 
-    // The states a person opens on top: chat settings, a delivery's details, the account menu.
-    await page.setViewportSize(viewports[viewport]);
-    await page.goto(pages.chat);
-    await settled(page);
-    await page.getByTestId("chat-settings-toggle").click();
-    await expect(page.getByTestId("chat-settings")).toBeVisible();
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    expect(await seriousViolations(page), `axe on chat settings (${viewport})`).toEqual([]);
-    await page.screenshot({ path: path.join(screenshots, `${viewport}-chat-settings.png`) });
+      test(`every console page on ${viewport} (${theme}): fits, accessible, captured`, async ({
+        page,
+      }) => {
+        test.setTimeout(240_000);
+        const world = await consoleWorld(page);
+        const pages = consolePages(world);
+        for (const [name, url] of Object.entries(pages))
+          await checkPage(page, viewport, theme, name, url);
 
-    await page.goto(pages.webhook);
-    await settled(page);
-    const failing = page.getByTestId("webhook-delivery").first();
-    await expect(failing.getByTestId("delivery-problem")).toContainText("could not be found", {
-      timeout: 15_000,
+        // The states a person opens on top: chat settings, a delivery's details, the account menu.
+        await page.setViewportSize(viewports[viewport]);
+        await page.goto(pages.chat);
+        await settled(page);
+        await page.getByTestId("chat-settings-toggle").click();
+        await expect(page.getByTestId("chat-settings")).toBeVisible();
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        expect(await seriousViolations(page), `axe on chat settings (${viewport})`).toEqual([]);
+        await page.screenshot({ path: shot(viewport, theme, "chat-settings") });
+
+        await page.goto(pages.webhook);
+        await settled(page);
+        const failing = page.getByTestId("webhook-delivery").first();
+        await expect(failing.getByTestId("delivery-problem")).toContainText("could not be found", {
+          timeout: 15_000,
+        });
+        await failing.getByTestId("delivery-details-toggle").click();
+        await expect(page.getByTestId("delivery-detail")).toBeVisible();
+        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+        expect(await seriousViolations(page), `axe on delivery details (${viewport})`).toEqual([]);
+        await page.screenshot({ path: shot(viewport, theme, "webhook-details"), fullPage: true });
+
+        if (viewport === "mobile") {
+          // The tab bar keeps the main sections; the less used ones wait in the account menu.
+          await expect(page.getByTestId("nav-self-chat")).toBeHidden();
+          await expect(page.getByTestId("nav-docs")).toBeHidden();
+          const wrappedLabels = await page
+            .getByRole("navigation", { name: "Console" })
+            .locator("a:visible span")
+            .evaluateAll((spans) =>
+              spans
+                .filter((span) => {
+                  const range = document.createRange();
+                  range.selectNodeContents(span);
+                  return (
+                    new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size >
+                    1
+                  );
+                })
+                .map((span) => span.textContent),
+            );
+          expect(wrappedLabels, "tab labels that wrap onto two lines").toEqual([]);
+          await page.getByTestId("account-toggle").click();
+          await expect(page.getByTestId("sign-out")).toBeVisible();
+          await expect(page.getByTestId("menu-docs")).toBeVisible();
+          expect(await seriousViolations(page), "axe on the account menu").toEqual([]);
+          await page.screenshot({ path: shot(viewport, theme, "account-menu") });
+          await page.getByTestId("menu-self-chat").click();
+          await expect(page).toHaveURL(/\/self-chat$/);
+          await expect(page.getByTestId("menu-self-chat")).toBeHidden(); // the menu closed
+        }
+      });
     });
-    await failing.getByTestId("delivery-details-toggle").click();
-    await expect(page.getByTestId("delivery-detail")).toBeVisible();
-    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-    expect(await seriousViolations(page), `axe on delivery details (${viewport})`).toEqual([]);
-    await page.screenshot({
-      path: path.join(screenshots, `${viewport}-webhook-details.png`),
-      fullPage: true,
-    });
-
-    if (viewport === "mobile") {
-      // The tab bar keeps the main sections; the less used ones wait in the account menu.
-      await expect(page.getByTestId("nav-self-chat")).toBeHidden();
-      await expect(page.getByTestId("nav-docs")).toBeHidden();
-      const wrappedLabels = await page
-        .getByRole("navigation", { name: "Console" })
-        .locator("a:visible span")
-        .evaluateAll((spans) =>
-          spans
-            .filter((span) => {
-              const range = document.createRange();
-              range.selectNodeContents(span);
-              return (
-                new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1
-              );
-            })
-            .map((span) => span.textContent),
-        );
-      expect(wrappedLabels, "tab labels that wrap onto two lines").toEqual([]);
-      await page.getByTestId("account-toggle").click();
-      await expect(page.getByTestId("sign-out")).toBeVisible();
-      await expect(page.getByTestId("menu-docs")).toBeVisible();
-      expect(await seriousViolations(page), "axe on the account menu").toEqual([]);
-      await page.screenshot({ path: path.join(screenshots, "mobile-account-menu.png") });
-      await page.getByTestId("menu-self-chat").click();
-      await expect(page).toHaveURL(/\/self-chat$/);
-      await expect(page.getByTestId("menu-self-chat")).toBeHidden(); // the menu closed
-    }
-  });
-}
+  }

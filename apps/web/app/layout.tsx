@@ -1,4 +1,6 @@
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
+import { requestTheme, themeAttribute } from "~/components/theme";
 import { ReaderTimes } from "~/components/ui/time";
 import { TRPCReactProvider } from "~/trpc/client";
 import "./globals.css";
@@ -6,14 +8,14 @@ import "./globals.css";
 // Every page renders per request: its inline scripts carry that request's CSP nonce (proxy.ts).
 export const dynamic = "force-dynamic";
 
-export const metadata = {
-  title: "Switchboard",
-  description: "AI agents as contacts, under your consent",
-};
+// No title here: each page renders its own <title> ("Inbox · Switchboard"); a title in the
+// metadata would be a second one, listed first, and the browser shows the first.
+export const metadata = { description: "AI agents as contacts, under your consent" };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const theme = requestTheme(await cookies());
   return (
-    <html lang="en">
+    <html lang="en" data-theme={themeAttribute(theme)}>
       <body>
         <ReaderTimes />
         <TRPCReactProvider>{children}</TRPCReactProvider>

@@ -84,8 +84,9 @@ export async function newContext(
   browser: Browser,
   session: ConsoleSession | null,
   viewport = { width: 1280, height: 800 },
+  colorScheme: "light" | "dark" = "light",
 ): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport });
+  const context = await browser.newContext({ viewport, colorScheme });
   if (session) await context.addCookies(session.cookies);
   return context;
 }

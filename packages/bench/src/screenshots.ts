@@ -35,8 +35,9 @@ import { type ConsoleSession, newContext, signIn, startConsoleRun } from "./cons
 import { freePort } from "./worker-process";
 
 /**
- * `npm run screenshots`: every console page at 390 and 1280 px, written to docs/console/ as
- * `<page>-<width>.png`, so the pictures in the repository show the console as it is. The
+ * `npm run screenshots`: every console page at 390 and 1280 px, in the light and the dark theme
+ * (the system's scheme), written to docs/console/ as `<page>-<width>.png` and
+ * `<page>-<width>-dark.png`, so the pictures in the repository show the console as it is. The
  * service is started as `npm start` starts it (built when stale), on a fresh database on
  * DATABASE_URL's server or an embedded Postgres, with a small world made through core: a
  * person with a few agents and chats (text, markdown, a voice note, a picture, a location,
@@ -49,6 +50,7 @@ const widths = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ];
+const schemes = ["light", "dark"] as const;
 const PASSWORD = "correct horse battery";
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -408,50 +410,53 @@ async function settle(page: Page) {
   await page.waitForTimeout(400);
 }
 
-/** Shoots `pages` at both widths; answers the pages that scroll sideways. */
+/** Shoots `pages` at both widths in both themes; answers the pages that scroll sideways. */
 async function shoot(session: ConsoleSession | null, pages: Record<string, string>) {
   const wide: string[] = [];
-  for (const viewport of widths) {
-    const context = await newContext(browser, session, viewport);
-    const page = await context.newPage();
-    for (const [name, url] of Object.entries(pages)) {
-      const answer = await page.goto(`${base}${url}`, { waitUntil: "load" });
-      if (session && new URL(page.url()).pathname === "/signin")
-        throw new Error(`${url} went to sign-in`);
-      if (name !== "not-found" && answer?.status() !== 200)
-        throw new Error(`${url} answered ${answer?.status()}`);
-      await settle(page);
-      const scrollTo = scrolledTo[name];
-      if (scrollTo) {
-        // The thread scrolls inside the page: bring that part of it to the top.
-        await page
-          .locator(scrollTo)
-          .first()
-          .evaluate((element) => {
-            element.scrollIntoView({ block: "start" });
-          });
-        await page.waitForTimeout(300);
+  for (const colorScheme of schemes)
+    for (const viewport of widths) {
+      const suffix = colorScheme === "dark" ? "-dark" : "";
+      const context = await newContext(browser, session, viewport, colorScheme);
+      const page = await context.newPage();
+      for (const [name, url] of Object.entries(pages)) {
+        const answer = await page.goto(`${base}${url}`, { waitUntil: "load" });
+        if (session && new URL(page.url()).pathname === "/signin")
+          throw new Error(`${url} went to sign-in`);
+        if (name !== "not-found" && answer?.status() !== 200)
+          throw new Error(`${url} answered ${answer?.status()}`);
+        await settle(page);
+        const scrollTo = scrolledTo[name];
+        if (scrollTo) {
+          // The thread scrolls inside the page: bring that part of it to the top.
+          await page
+            .locator(scrollTo)
+            .first()
+            .evaluate((element) => {
+              element.scrollIntoView({ block: "start" });
+            });
+          await page.waitForTimeout(300);
+        }
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+        if (overflow > 0 && colorScheme === "light")
+          wide.push(`${name} at ${viewport.width} px (${overflow} px too wide)`);
+        // A long page is shot whole in a window as tall as it, so bars fixed to the window's
+        // bottom stay there; the API reference and the guides are very long, and their first
+        // screen says enough.
+        const firstScreen = name.startsWith("docs");
+        const height = await page.evaluate(() => document.documentElement.scrollHeight);
+        if (!firstScreen && height > viewport.height)
+          await page.setViewportSize({ width: viewport.width, height });
+        await page.screenshot({
+          path: path.join(out, `${name}-${viewport.width}${suffix}.png`),
+          fullPage: !firstScreen,
+        });
+        await page.setViewportSize(viewport);
+        console.error(`  ${name}-${viewport.width}${suffix}.png`);
       }
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      if (overflow > 0) wide.push(`${name} at ${viewport.width} px (${overflow} px too wide)`);
-      // A long page is shot whole in a window as tall as it, so bars fixed to the window's
-      // bottom stay there; the API reference and the guides are very long, and their first
-      // screen says enough.
-      const firstScreen = name.startsWith("docs");
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      if (!firstScreen && height > viewport.height)
-        await page.setViewportSize({ width: viewport.width, height });
-      await page.screenshot({
-        path: path.join(out, `${name}-${viewport.width}.png`),
-        fullPage: !firstScreen,
-      });
-      await page.setViewportSize(viewport);
-      console.error(`  ${name}-${viewport.width}.png`);
+      await context.close();
     }
-    await context.close();
-  }
   return wide;
 }
 

@@ -1,9 +1,11 @@
+import { cookies } from "next/headers";
 import type { ReactNode } from "react";
 import { getSessionUser } from "~/auth/session";
 import { ConsoleNav } from "~/components/console-nav";
 import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
 import { ServiceWorker } from "~/components/service-worker";
 import { SignInFirst } from "~/components/sign-in-first";
+import { requestTheme } from "~/components/theme";
 import { pageReadAt } from "~/trpc/server";
 import styles from "./layout.module.css";
 
@@ -31,7 +33,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <a href="#main" className={styles.skipLink}>
           Skip to content
         </a>
-        <ConsoleNav name={user.name} num={user.num} />
+        <ConsoleNav name={user.name} num={user.num} theme={requestTheme(await cookies())} />
         {/* "main" stays a global name too: pages widen it (chats, split views) with :has(). */}
         <main className={`${styles.main} main`} id="main">
           <ConnectionBanner />

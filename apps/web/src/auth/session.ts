@@ -1,5 +1,5 @@
 import "server-only";
-import { consoleSessionStanding, type SessionStanding } from "@switchboard/core";
+import { consoleSessionStanding, listOwnedAgents, type SessionStanding } from "@switchboard/core";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { getDeps } from "~/server/deps";
@@ -37,7 +37,13 @@ export async function requireSessionUser(): Promise<SessionUser> {
   return user;
 }
 
-/** For the sign-in and sign-up pages: someone already signed in goes to the console (its home). */
+/** The console's home for a person: an owner lands on their agents, anyone else on their chats. */
+export async function homePath(user: SessionUser): Promise<"/agents" | "/chats"> {
+  return (await listOwnedAgents(getDeps(), user.id)).length > 0 ? "/agents" : "/chats";
+}
+
+/** For the sign-in and sign-up pages: someone already signed in goes straight to their home. */
 export async function redirectIfSignedIn(): Promise<void> {
-  if (await getSessionUser()) redirect("/");
+  const user = await getSessionUser();
+  if (user) redirect(await homePath(user));
 }

@@ -8,7 +8,9 @@ import { Brand } from "./brand";
 import styles from "./console-nav.module.css";
 import { Icon, type IconName } from "./icon";
 import { LiveUpdates } from "./live-updates";
-import { Avatar } from "./ui/avatar";
+import type { Theme } from "./theme";
+import { ThemeChoice } from "./theme-choice";
+import { Avatar, initialOf } from "./ui/avatar";
 import { buttonClass } from "./ui/button";
 import ui from "./ui/layout.module.css";
 
@@ -27,9 +29,18 @@ const links: { href: string; label: string; section?: string; icon: IconName; mo
 /**
  * The console's navigation with who is signed in and a way out. On a wide screen it is the dark
  * side bar; on a phone it is a slim top bar (brand, live state, an account menu holding the name,
- * number, the less used sections and Sign out) plus a bottom tab bar with the main sections.
+ * number, the less used sections, the theme and Sign out) plus a bottom tab bar with the main
+ * sections.
  */
-export function ConsoleNav({ name, num }: { name: string | null; num: string }) {
+export function ConsoleNav({
+  name,
+  num,
+  theme,
+}: {
+  name: string | null;
+  num: string;
+  theme: Theme;
+}) {
   const path = usePathname();
   const [signingOut, setSigningOut] = useState(false);
   const [accountOpen, setAccountOpen] = useState(false);
@@ -37,7 +48,7 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
   // A navigation closes the account menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes.
   useEffect(() => setAccountOpen(false), [path]);
-  const initial = (name ?? "?").trim().charAt(0).toUpperCase() || "?";
+  const initial = initialOf(name);
   return (
     // "sidebar" stays a global name too: the live dot (live-updates.module.css) is lighter on it.
     <aside className={`${styles.sidebar} sidebar`}>
@@ -95,6 +106,7 @@ export function ConsoleNav({ name, num }: { name: string | null; num: string }) 
               </Link>
             ))}
         </nav>
+        <ThemeChoice initial={theme} />
         <button
           type="button"
           className={buttonClass({}, styles.signOut)}

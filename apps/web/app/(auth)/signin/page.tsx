@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
+import { useSearchParams } from "next/navigation";
 import { signIn } from "next-auth/react";
 import { Suspense, useState } from "react";
 import { onFormSubmit } from "~/components/form";
@@ -19,7 +19,6 @@ export default function SignInPage() {
 
 /** Signs in, then back to the page that asked (same site only), else to the console's home. */
 function SignIn() {
-  const router = useRouter();
   const back = safeReturnPath(useSearchParams().get("callbackUrl"));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -33,8 +32,10 @@ function SignIn() {
       redirect: false,
     }).catch(() => undefined);
     if (result?.ok) {
-      router.replace(back ?? "/");
-      router.refresh();
+      // A whole-page load, not the client router: `/` answers with the server's redirect to the
+      // person's home, so the browser goes from this form straight to that page. (The router
+      // rendered `/` itself first, a blank page for as long as the redirect took.)
+      window.location.replace(back ?? "/");
       return;
     }
     setBusy(false);

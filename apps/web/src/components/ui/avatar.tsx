@@ -1,6 +1,11 @@
 import type { ReactNode } from "react";
 import styles from "./avatar.module.css";
 
+/** The letter an avatar shows for a name (its first, upper case), or `fallback` without one. */
+export function initialOf(name: string | null | undefined, fallback = "?"): string {
+  return name?.trim().charAt(0).toUpperCase() || fallback;
+}
+
 /** A round initial (its children); decorative, the name is always written beside it. */
 export function Avatar({
   agent = false,

@@ -12,7 +12,7 @@ import { ServiceStatus } from "./_components/service-status";
 export default function StatusPage() {
   return (
     <>
-      <title>Service status · Switchboard</title>
+      <title>Service status · Agents · Switchboard</title>
       <nav className={ui.breadcrumb} aria-label="Breadcrumb">
         <Link href="/agents">Agents</Link> <span aria-hidden="true">/</span> Service status
       </nav>

@@ -5,6 +5,7 @@ import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { splitList } from "~/components/split-view";
+import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
@@ -68,10 +69,13 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
   return (
     <Link
       href={`/chats/${chat.id}`}
-      className={splitList.row}
+      className={`${splitList.row} ${styles.chatRow}`}
       aria-current={current ? "page" : undefined}
       data-testid="chat-row"
     >
+      <Avatar agent className={styles.rowAvatar}>
+        {initialOf(chat.agent.displayName, "A")}
+      </Avatar>
       <span className={styles.rowName}>
         <span className={ui.truncate} title={chat.agent.displayName ?? chat.agent.num}>
           {chat.agent.displayName ?? chat.agent.num}
@@ -84,7 +88,9 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
         )}
       </span>
       <span className={styles.rowLine}>
-        <span className={styles.rowPreview}>{rowLine(chat)}</span>
+        <span className={styles.rowPreview} data-testid="chat-row-preview">
+          {rowLine(chat)}
+        </span>
         {chat.lastMessageAt && (
           <RelativeTime iso={chat.lastMessageAt} style="list" className={styles.rowTime} />
         )}
@@ -193,5 +199,6 @@ function rowLine(chat: ChatRow): string {
   if (chat.blocked) return "Blocked";
   if (chat.agentTypingUntil && Date.parse(chat.agentTypingUntil) > Date.now()) return "typing…";
   if (!chat.isContact) return "Not in your contacts";
-  return chat.lastMessage ? messagePreview(chat.lastMessage) : chat.agent.num;
+  const last = chat.lastMessage;
+  return last ? messagePreview(last, last.senderId === chat.agent.id) : chat.agent.num;
 }

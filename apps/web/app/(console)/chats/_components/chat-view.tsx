@@ -9,7 +9,7 @@ import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
-import { Avatar } from "~/components/ui/avatar";
+import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import bubble from "~/components/ui/bubble.module.css";
 import { Button } from "~/components/ui/button";
@@ -49,10 +49,21 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     settingsToggle.current?.focus();
   };
 
-  if (page.isPending) return <Skeleton lines={5} label="the chat" />;
+  if (page.isPending)
+    return (
+      <>
+        <title>Chats · Switchboard</title>
+        <Skeleton lines={5} label="the chat" />
+      </>
+    );
   if (page.error)
     return (
       <Card as="div">
+        <title>
+          {page.error.data?.code === "not_found"
+            ? "Chat not found · Chats · Switchboard"
+            : "Chats · Switchboard"}
+        </title>
         <BackToChats />
         <p className={ui.formError} role="alert">
           {page.error.data?.code === "not_found"
@@ -136,7 +147,7 @@ function ChatHeader({
   return (
     <header className={styles.head}>
       <BackToChats className={styles.headBack} />
-      <Avatar agent>{(agent.displayName ?? "A").charAt(0).toUpperCase()}</Avatar>
+      <Avatar agent>{initialOf(agent.displayName, "A")}</Avatar>
       <div className={styles.title}>
         <h1 id="chat-heading" data-testid="chat-agent-name" className={ui.truncate} title={name}>
           {name}

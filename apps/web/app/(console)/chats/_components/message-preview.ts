@@ -1,8 +1,12 @@
 import type { AgentMessage } from "@switchboard/contract";
+import { markdownAsText } from "~/components/markdown-text";
 
-/** One line that stands for a message in a chat list. */
-export function messagePreview(message: AgentMessage): string {
-  const caption = message.content.trim();
+/**
+ * One line that stands for a message in a chat list, in plain words: an agent's text is markdown
+ * (shown rendered in the chat), so its markers are left out here; a person's text is as written.
+ */
+export function messagePreview(message: AgentMessage, fromAgent: boolean): string {
+  const caption = fromAgent ? markdownAsText(message.content) : message.content.trim();
   switch (message.type) {
     case "text":
       return caption;

@@ -19,7 +19,7 @@ export default async function AddAgentPage({
   const agent = normalizeAgentNumber(typeof asked === "string" ? asked : "");
   return (
     <>
-      <title>Add an agent · Switchboard</title>
+      <title>Add an agent · Chats · Switchboard</title>
       <Link href="/chats" className={ui.backLink} data-testid="chat-back">
         <Icon name="back" />
         <span>Chats</span>

@@ -3,11 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
+import { markdownAsText } from "~/components/markdown-text";
 import { splitList } from "~/components/split-view";
 import { Badge } from "~/components/ui/badge";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
+import type { RouterOutputs } from "~/trpc/router";
 import styles from "../inbox.module.css";
 import { namesOf } from "./names";
 
@@ -51,9 +53,9 @@ export function ThreadList() {
               <span className={styles.rowSubject} data-testid="inbox-thread-subject">
                 {thread.isGroup && <Badge tone="off">group</Badge>} {thread.subject}
               </span>
-              <span className={styles.rowPreview}>
+              <span className={styles.rowPreview} data-testid="inbox-thread-preview">
                 <RelativeTime iso={thread.lastMessageAt} style="list" />
-                {thread.lastMessage ? ` · ${thread.lastMessage.content}` : ""}
+                {thread.lastMessage ? ` · ${emailPreview(thread)}` : ""}
               </span>
             </Link>
           </li>
@@ -61,4 +63,15 @@ export function ThreadList() {
       </ul>
     </aside>
   );
+}
+
+type Thread = RouterOutputs["inbox"]["list"][number];
+
+/** The last email in plain words: an agent's markdown without its markers, a person's as written. */
+function emailPreview({ lastMessage, participants }: Thread): string {
+  if (!lastMessage) return "";
+  const sender = participants.find((user) => user.id === lastMessage.senderId);
+  return sender?.userType === "agent"
+    ? markdownAsText(lastMessage.content)
+    : lastMessage.content.trim();
 }

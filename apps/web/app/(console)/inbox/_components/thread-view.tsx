@@ -6,6 +6,8 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
+import { LinkifiedText } from "~/components/linkified-text";
+import { Markdown } from "~/components/markdown";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -16,8 +18,9 @@ import styles from "../inbox.module.css";
 import { nameOf, namesOf } from "./names";
 
 /**
- * One thread, kept live by the console: every email oldest first with the newest in view, and a
- * reply box. Opening it (and each new email while it is open) marks it read.
+ * One thread, kept live by the console: every email oldest first with the newest in view (an
+ * agent's as the same safe markdown as its chat messages, a person's as written with its web
+ * addresses linked), and a reply box. Opening it (and each new email while it is open) marks it read.
  */
 export function ThreadView({ threadId }: { threadId: string }) {
   const trpc = useTRPC();
@@ -29,7 +32,13 @@ export function ThreadView({ threadId }: { threadId: string }) {
     if (unread) mark({ threadId });
   }, [unread, mark, threadId]);
 
-  if (page.isPending) return <p className={ui.muted}>Loading the thread…</p>;
+  if (page.isPending)
+    return (
+      <p className={ui.muted}>
+        <title>Inbox · Switchboard</title>
+        Loading the thread…
+      </p>
+    );
   if (page.error)
     return (
       <p className={ui.formError} role="alert">
@@ -92,7 +101,15 @@ function EmailList({ thread, messages }: { thread: PersonEmailThread; messages: 
               <span className={`${ui.mono} ${ui.muted}`}>{email.senderNum}</span>
               <RelativeTime iso={email.createdAt} />
             </div>
-            <p className={styles.emailText}>{email.content}</p>
+            {from?.userType === "agent" ? (
+              <div className={styles.emailText}>
+                <Markdown text={email.content} />
+              </div>
+            ) : (
+              <p className={`${styles.emailText} ${styles.plain}`}>
+                <LinkifiedText text={email.content} />
+              </p>
+            )}
           </li>
         );
       })}

@@ -1,3 +1,4 @@
+import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { getQueryClient, HydrateClient, prefetch, trpc } from "~/trpc/server";
 import { sectionOf } from "./sections";
@@ -14,7 +15,8 @@ export default async function RecordsLayout({
   children: ReactNode;
 }) {
   const section = sectionOf((await params).type);
-  if (!section) return children;
+  // An unknown kind is the console's 404, from the server (with its title), not the browser's.
+  if (!section) notFound();
   const records = trpc.records.list.queryOptions({ type: section.type });
   await prefetch(records);
   // The page asks for the cards of the records it lists, in their order, once there are any.

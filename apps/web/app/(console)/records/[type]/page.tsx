@@ -40,7 +40,7 @@ export default function RecordsPage() {
   if (!section) notFound();
   return (
     <>
-      <title>{`${section.title} · Switchboard`}</title>
+      <title>{`${section.title} · Records · Switchboard`}</title>
       <div className={ui.pageHead}>
         <div>
           <h1>Your records</h1>

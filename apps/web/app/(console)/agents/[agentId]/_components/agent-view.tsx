@@ -41,7 +41,7 @@ export function AgentView({ agentId }: { agentId: string }) {
 
   return (
     <>
-      <title>{`${me.displayName ?? me.num} · Switchboard`}</title>
+      <title>{`${me.displayName ?? me.num} · Agents · Switchboard`}</title>
       <nav aria-label="Breadcrumb" className={ui.breadcrumb}>
         <Link href="/agents">Agents</Link>
         <span aria-hidden="true">/</span>

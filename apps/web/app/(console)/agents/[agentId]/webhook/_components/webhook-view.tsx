@@ -26,7 +26,7 @@ export function WebhookView({ agentId }: { agentId: string }) {
 
   return (
     <>
-      <title>{`Webhook · ${agentName} · Switchboard`}</title>
+      <title>{`Webhook · ${agentName} · Agents · Switchboard`}</title>
       <nav aria-label="Breadcrumb" className={ui.breadcrumb}>
         <Link href="/agents">Agents</Link>
         <span aria-hidden="true">/</span>
