@@ -98,7 +98,7 @@ export async function fetchRemoteMedia(
     if (answer.status >= 300 && answer.status < 400 && location) {
       if (hop >= MAX_REDIRECTS)
         throw refuse("media_fetch_failed", `more than ${MAX_REDIRECTS} redirects`);
-      const next = URL.canParse(location, url) ? new URL(location, url) : null;
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : null;
       if (!next) throw refuse("media_fetch_failed", "redirects to an invalid URL");
       url = next;
       const insecureOk = remoteMediaInput(config, media.kind, media.field, url.toString());
