@@ -3,7 +3,7 @@ import { inConsentOrder } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { desc, eq, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 
 const { agentContacts, conversations, users } = schema;
 
@@ -17,7 +17,7 @@ export async function listAgentConversations(
   agentId: string,
 ): Promise<AgentConversation[]> {
   const rows = await deps.db
-    .select({ contact: agentContacts, conversation: conversations, person: users })
+    .select({ contact: agentContacts, conversation: conversations, person: agentUserColumns })
     .from(agentContacts)
     .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
     .innerJoin(users, eq(users.id, agentContacts.userId))
