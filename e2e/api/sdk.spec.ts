@@ -63,8 +63,7 @@ test("every Agent and Developer API method, typed by the registry, answers what 
   expect(check("updateMe", await client.updateMe({ bio: "made by the SDK" }))).toMatchObject({
     bio: "made by the SDK",
   });
-  const { conversations } = await client.listConversations();
-  check("listConversations", { conversations });
+  const { conversations } = check("listConversations", await client.listConversations());
   expect(conversations.map((c) => c.id)).toContain(conversationId);
 
   const { message: voice } = await sendPersonMessage(deps(), person.id, agent.id, {
