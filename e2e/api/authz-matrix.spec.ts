@@ -255,7 +255,12 @@ const rows: Row[] = [
     body: (w) => ({ to: w.person.num, subject: "s", content: "hi" }),
     expect: [403, "not_a_contact"],
   },
-  { name: "A's inbox", method: "GET", path: () => "/emails", expect: { empty: { threads: [] } } },
+  {
+    name: "A's inbox",
+    method: "GET",
+    path: () => "/emails",
+    expect: { empty: { threads: [], hasMore: false } },
+  },
   {
     name: "B's post",
     method: "GET",
@@ -332,7 +337,10 @@ test("a person who blocks or restricts an agent they never added stays invisible
   await blockAgent(deps(), stranger.id, a.agent.id);
   await setInitiation(deps(), stranger.id, a.agent.id, "reply_only");
   const api = agentApi(request, a.auth);
-  expect(await (await api.get("/conversations")).json()).toEqual({ conversations: [] });
+  expect(await (await api.get("/conversations")).json()).toEqual({
+    conversations: [],
+    hasMore: false,
+  });
   expect(await (await api.get("/updates?afterSeq=0")).json()).toEqual({ events: [], nextSeq: 0 });
   expect(await (await api.get("/updates/cursor")).json()).toEqual({ seq: 0 });
 });

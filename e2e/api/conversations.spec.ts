@@ -17,7 +17,10 @@ test("GET /conversations: newest activity first, never hidden, grant and initiat
     scopes: ["messages:read", "messages:write", "notes:read"],
   });
   const api = agentApi(request, auth);
-  expect(await (await api.get("/conversations")).json()).toEqual({ conversations: [] });
+  expect(await (await api.get("/conversations")).json()).toEqual({
+    conversations: [],
+    hasMore: false,
+  });
 
   const people = [];
   for (const name of ["Ann", "Ben", "Cat"]) {
@@ -69,10 +72,24 @@ test("GET /conversations: newest activity first, never hidden, grant and initiat
     initiation: "reply_only",
   });
 
+  // A page at a time: `limit` is honoured, `before` goes on after the id given.
+  const first = await (await api.get("/conversations?limit=2")).json();
+  expect([first.conversations.map((c: { id: string }) => c.id), first.hasMore]).toEqual([
+    [ann.conversationId, cat.conversationId],
+    true,
+  ]);
+  const next = await (await api.get(`/conversations?limit=2&before=${cat.conversationId}`)).json();
+  expect([next.conversations.map((c: { id: string }) => c.id), next.hasMore]).toEqual([
+    [ben.conversationId],
+    false,
+  ]);
+  await expectError(await api.get("/conversations?limit=101"), 400, "validation_error");
+
   // Another agent sees none of them.
   const other = await newAgent();
   expect(await (await agentApi(request, other.auth).get("/conversations")).json()).toEqual({
     conversations: [],
+    hasMore: false,
   });
   await expectError(await api.post("/conversations", {}), 405, "method_not_allowed");
 });

@@ -63,8 +63,9 @@ test("every Agent and Developer API method, typed by the registry, answers what 
   expect(check("updateMe", await client.updateMe({ bio: "made by the SDK" }))).toMatchObject({
     bio: "made by the SDK",
   });
-  const { conversations } = await client.listConversations();
-  check("listConversations", { conversations });
+  const chats = await client.listConversations();
+  check("listConversations", chats);
+  const { conversations } = chats;
   expect(conversations.map((c) => c.id)).toContain(conversationId);
 
   const { message: voice } = await sendPersonMessage(deps(), person.id, agent.id, {

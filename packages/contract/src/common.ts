@@ -38,6 +38,22 @@ export const QueryInt = z
   .regex(/^\d{1,15}$/, "must be a whole number")
   .transform(Number);
 
+/**
+ * A page of a list the agent reads: at most `limit` items (1-100, default 50), and `before`, an
+ * id from the list (the last item of the previous page, in the list's order) to page on from.
+ * Every list the Agent API answers is bounded by it; `hasMore` in the answer says more follow.
+ */
+export const pageQuery = (idOf: string) => {
+  const Id = z.string().min(1, `must be ${idOf}`).max(100, `must be ${idOf}`);
+  return z.strictObject({
+    limit: QueryInt.pipe(z.number().min(1, "must be 1-100").max(100, "must be 1-100"))
+      .optional()
+      .default(50),
+    before: Id.optional(),
+  });
+};
+export type PageQuery = z.infer<ReturnType<typeof pageQuery>>;
+
 /** A non-negative decimal number in a query string. */
 export const QueryNumber = z
   .string()

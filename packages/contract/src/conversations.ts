@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { AgentAction, AgentPlatformSkill } from "./actions";
-import { DateTime, QueryInt } from "./common";
+import { DateTime, pageQuery } from "./common";
 import { ActionDecision } from "./decisions";
 import { AgentMessage, AgentMessageFields, checkMediaGroups } from "./messages";
 import { AgentScope } from "./scopes";
@@ -22,18 +22,20 @@ export const AgentConversation = z.object({
 });
 export type AgentConversation = z.infer<typeof AgentConversation>;
 
-export const AgentConversationsResponse = z.object({ conversations: z.array(AgentConversation) });
+/** `GET /agent/v1/conversations`: a page, newest activity first; `before` a conversation id. */
+export const AgentConversationsQuery = pageQuery("a conversation id");
+
+/** The spec's `{ conversations }` as one page, with `hasMore` (older ones follow). */
+export const AgentConversationsResponse = z.object({
+  conversations: z.array(AgentConversation),
+  hasMore: z.boolean(),
+});
 export type AgentConversationsResponse = z.infer<typeof AgentConversationsResponse>;
 
 const MessageId = z.string().min(1, "must be a message id").max(100, "must be a message id");
 
 /** `GET /agent/v1/conversations/{conversationId}/messages`. */
-export const AgentHistoryQuery = z.strictObject({
-  limit: QueryInt.pipe(z.number().min(1, "must be 1-100").max(100, "must be 1-100"))
-    .optional()
-    .default(50),
-  before: MessageId.optional(),
-});
+export const AgentHistoryQuery = pageQuery("a message id");
 export type AgentHistoryQuery = z.infer<typeof AgentHistoryQuery>;
 
 export const AgentHistoryResponse = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DateTime, Num, oneLine } from "./common";
+import { DateTime, Num, oneLine, pageQuery } from "./common";
 import { MAX_CONTENT_CHARS } from "./messages";
 import { AgentScope } from "./scopes";
 import { AgentUser } from "./users";
@@ -70,8 +70,14 @@ export const AgentEmailThread = z.object({
 });
 export type AgentEmailThread = z.infer<typeof AgentEmailThread>;
 
-/** `GET /agent/v1/emails`: the agent's 1:1 threads, newest activity first. */
-export const AgentEmailsResponse = z.object({ threads: z.array(AgentEmailThread) });
+/** `GET /agent/v1/emails`: a page, newest activity first; `before` a thread id. */
+export const AgentEmailsQuery = pageQuery("a thread id");
+
+/** The agent's 1:1 threads, newest activity first, one page; `hasMore`: older ones follow. */
+export const AgentEmailsResponse = z.object({
+  threads: z.array(AgentEmailThread),
+  hasMore: z.boolean(),
+});
 export type AgentEmailsResponse = z.infer<typeof AgentEmailsResponse>;
 
 /** `POST /agent/v1/emails`: a new thread with the person `to`. */
@@ -89,10 +95,17 @@ export const AgentSendEmailResponse = z.object({
 });
 export type AgentSendEmailResponse = z.infer<typeof AgentSendEmailResponse>;
 
-/** `GET /agent/v1/emails/{threadId}`: the thread and every email, oldest first. */
+/**
+ * `GET /agent/v1/emails/{threadId}`: the newest `limit` emails (`before`: an email id of the
+ * thread, to page back from it), oldest first within the page.
+ */
+export const AgentEmailThreadQuery = pageQuery("an email id");
+
+/** The thread and one page of its emails, oldest first; `hasMore`: older emails exist. */
 export const AgentEmailThreadResponse = z.object({
   thread: AgentEmailThread,
   messages: z.array(AgentEmailMessage),
+  hasMore: z.boolean(),
 });
 export type AgentEmailThreadResponse = z.infer<typeof AgentEmailThreadResponse>;
 
@@ -161,9 +174,10 @@ export const PersonEmailThread = z.object({
 });
 export type PersonEmailThread = z.infer<typeof PersonEmailThread>;
 
-/** One thread opened in a person's inbox: every email, oldest first. */
+/** One thread opened in a person's inbox: its newest emails, oldest first; `hasMore`: older exist. */
 export const PersonEmailThreadPage = z.object({
   thread: PersonEmailThread,
   messages: z.array(EmailMessage),
+  hasMore: z.boolean(),
 });
 export type PersonEmailThreadPage = z.infer<typeof PersonEmailThreadPage>;

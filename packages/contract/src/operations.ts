@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AgentAction, AgentListActionsQuery, AgentProposeActionRequest } from "./actions";
 import {
+  AgentConversationsQuery,
   AgentConversationsResponse,
   AgentHistoryQuery,
   AgentHistoryResponse,
@@ -10,7 +11,9 @@ import {
 } from "./conversations";
 import { DevMe, DevPostSelfMessageRequest, DevPostSelfMessageResponse } from "./developer";
 import {
+  AgentEmailsQuery,
   AgentEmailsResponse,
+  AgentEmailThreadQuery,
   AgentEmailThreadResponse,
   AgentReplyEmailRequest,
   AgentReplyEmailResponse,
@@ -225,11 +228,13 @@ export const ops = {
     path: "/agent/v1/conversations",
     surface: "agent",
     tag: "Messaging",
-    summary: "The agent's 1:1 conversations, newest activity first",
+    summary:
+      "The agent's 1:1 conversations, newest activity first, a page at a time (limit, before a conversation id; hasMore)",
     scopes: [],
+    query: AgentConversationsQuery,
     status: 200,
     response: AgentConversationsResponse,
-    errors: [],
+    errors: ["not_found"],
   }),
   listMessages: defineOperation({
     operationId: "listMessages",
@@ -458,11 +463,12 @@ export const ops = {
     surface: "agent",
     tag: "Email",
     summary:
-      "The agent's 1:1 email threads, newest activity first (group threads are not listed); a person's email without emails:read shows content null with accessDenied",
+      "The agent's 1:1 email threads, newest activity first, a page at a time (limit, before a thread id; hasMore); group threads are not listed; a person's email without emails:read shows content null with accessDenied",
     scopes: [],
+    query: AgentEmailsQuery,
     status: 200,
     response: AgentEmailsResponse,
-    errors: [],
+    errors: ["not_found"],
   }),
   sendEmail: defineOperation({
     operationId: "sendEmail",
@@ -485,8 +491,9 @@ export const ops = {
     surface: "agent",
     tag: "Email",
     summary:
-      "A 1:1 thread with its emails oldest first, masked without emails:read; marks it read for the agent",
+      "A 1:1 thread with its newest emails, oldest first within the page (limit, before an email id; hasMore), masked without emails:read; marks it read for the agent",
     scopes: [],
+    query: AgentEmailThreadQuery,
     status: 200,
     response: AgentEmailThreadResponse,
     errors: ["unsupported", "not_found"],

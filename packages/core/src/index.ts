@@ -139,7 +139,12 @@ export { cleanupExpired } from "./maintenance/cleanup";
 export { addReaction } from "./messaging/add-reaction";
 export { type ChatAgentProfile, describeChatAgent } from "./messaging/describe-chat-agent";
 export { getMessageAudio, type MessageAudio } from "./messaging/get-message-audio";
-export { getPersonMessageMedia } from "./messaging/get-person-message-media";
+export {
+  admitConsoleMediaRead,
+  CONSOLE_MEDIA_READS_PER_MIN,
+  getPersonMessageMedia,
+  openPersonMessageMedia,
+} from "./messaging/get-person-message-media";
 export { listAgentConversations } from "./messaging/list-agent-conversations";
 export { listAgentMessages } from "./messaging/list-agent-messages";
 export {

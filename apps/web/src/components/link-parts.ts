@@ -1,7 +1,7 @@
 /** Web addresses in running text; only http and https ever become links. */
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"']+/gi;
 /** Punctuation that ends a sentence rather than the address. */
-const TRAILING = /[.,;:!?)\]}'"»”’]+$/;
+const TRAILING = new Set(".,;:!?)]}'\"»”’");
 
 /** The parts of a text: plain runs and http(s) links (checked by the URL parser). */
 export function linkParts(text: string): { text: string; href?: string }[] {
@@ -11,8 +11,7 @@ export function linkParts(text: string): { text: string; href?: string }[] {
     const start = match.index ?? 0;
     let candidate = match[0];
     // "(see https://x.org/a)." — punctuation that ends the sentence is not part of the address.
-    const trailing = TRAILING.exec(candidate)?.[0] ?? "";
-    candidate = candidate.slice(0, candidate.length - trailing.length);
+    candidate = withoutTrailingPunctuation(candidate);
     const href = safeHref(candidate);
     if (!href) continue;
     if (start > at) parts.push({ text: text.slice(at, start) });
@@ -21,6 +20,17 @@ export function linkParts(text: string): { text: string; href?: string }[] {
   }
   if (at < text.length) parts.push({ text: text.slice(at) });
   return parts;
+}
+
+/**
+ * The text without its run of trailing punctuation. A backwards scan, linear in the text: the
+ * regex it replaces (`/[…]+$/`) retried from every start inside a long run, quadratic on agent
+ * text such as an address followed by thousands of ")" and one letter.
+ */
+export function withoutTrailingPunctuation(candidate: string): string {
+  let end = candidate.length;
+  while (end > 0 && TRAILING.has(candidate[end - 1] as string)) end--;
+  return candidate.slice(0, end);
 }
 
 /** The address as a link target when it is an absolute http(s) URL; null for anything else. */

@@ -158,6 +158,11 @@ it("answers a paused agent's calls with agent_paused, as REST does", async () =>
 
 /** One POST of raw JSON-RPC messages, as an initialized MCP client sends them. */
 function mcpPost(secret: string, messages: unknown): Promise<Response> {
+  return rawMcpPost(secret, JSON.stringify(messages));
+}
+
+/** One POST of any body (a stream is sent chunked unless `declared` gives its length). */
+function rawMcpPost(secret: string, body: BodyInit, declared?: number): Promise<Response> {
   return handleMcp(
     new Request("http://localhost/api/agent/v1/mcp", {
       method: "POST",
@@ -166,9 +171,11 @@ function mcpPost(secret: string, messages: unknown): Promise<Response> {
         accept: "application/json, text/event-stream",
         "content-type": "application/json",
         "mcp-protocol-version": "2025-11-25",
+        ...(declared && { "content-length": String(declared) }),
       },
-      body: JSON.stringify(messages),
-    }),
+      body,
+      duplex: "half",
+    } as RequestInit),
   );
 }
 const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) => ({
@@ -272,4 +279,56 @@ it("answers the request limit as a tool error, and still lists the tools", async
   } finally {
     provideDeps(t.deps);
   }
+});
+
+/** A 16 MB JSON body that streams in 64 KiB chunks and counts what the server pulled. */
+function largeBody() {
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  let pulled = 0;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled >= 16 * 1024 * 1024) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, pulled: () => pulled };
+}
+
+it("answers a paused or rate-limited agent's large body with the refusal, unread", async () => {
+  const owner = await createUser(t.deps, {});
+  const paused = await createAgent(t.deps, { ownerId: owner.id, displayName: "Stopped" });
+  const pausedSecret = `agent:${(await mintAgentToken(t.deps, paused.id)).token}`;
+  await pauseAgent(t.deps, paused.id);
+  // Chunked: cut as soon as it passes what initialize and tools/list need (64 KiB).
+  const chunked = largeBody();
+  const refused = await rawMcpPost(pausedSecret, chunked.stream);
+  expect([refused.status, (await refused.json()).error.code]).toEqual([403, "agent_paused"]);
+  expect(chunked.pulled()).toBeLessThanOrEqual(256 * 1024);
+  // Declared: not a byte read.
+  const declared = largeBody();
+  const unread = await rawMcpPost(pausedSecret, declared.stream, 16 * 1024 * 1024);
+  expect([unread.status, (await unread.json()).error.code]).toEqual([403, "agent_paused"]);
+  expect(declared.pulled()).toBe(0);
+
+  const busy = await createAgent(t.deps, { ownerId: owner.id, displayName: "Limited" });
+  const busySecret = `agent:${(await mintAgentToken(t.deps, busy.id)).token}`;
+  provideDeps({ ...t.deps, config: { ...t.config, LIMIT_REQUESTS_PER_MIN: 1 } });
+  try {
+    await mcpPost(busySecret, toolCall(1, "getMe"));
+    const limited = largeBody();
+    const answer = await rawMcpPost(busySecret, limited.stream);
+    expect([answer.status, (await answer.json()).error.code]).toEqual([429, "rate_limited"]);
+    expect(limited.pulled()).toBeLessThanOrEqual(256 * 1024);
+  } finally {
+    provideDeps(t.deps);
+  }
+  // An agent let in still sends a body of any allowed size (here: refused only as bad JSON).
+  const open = largeBody();
+  const read = await rawMcpPost(`agent:${token}`, open.stream);
+  expect(read.status).toBe(400);
+  expect(open.pulled()).toBe(16 * 1024 * 1024);
 });

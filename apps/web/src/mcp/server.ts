@@ -39,6 +39,14 @@ type ToolArgs = Record<string, unknown>;
 /** Refusals a tool call answers itself; the POST goes on (the agent can still list tools). */
 const PER_CALL_REFUSALS = new Set(["agent_paused", "rate_limited"]);
 
+/**
+ * The most a refused (paused or rate-limited) agent's POST may carry: room for initialize,
+ * tools/list and a batch of small calls, which is all it can still be answered. A larger body
+ * is answered with the refusal itself before it is read (declared) or as soon as it passes this
+ * (chunked), so a refused agent cannot make the process read 16 MB it will never act on.
+ */
+const REFUSED_BODY_BYTES = 64 * 1024;
+
 /** A tool, built once per process: its REST route and where each of its arguments goes. */
 interface Tool {
   route: AgentRoute;
@@ -102,6 +110,8 @@ interface Post {
   request: Request;
   /** Whose share of the body budget the POST's body counts against (`callerKey`). */
   caller: string;
+  /** Why this agent's tool calls are refused (paused, rate-limited), if they are. */
+  refusal?: CoreError;
   /**
    * The next tool call's admission. The first rides on the POST's own authentication (one
    * counted request); further calls of a batch authenticate and count one request each.
@@ -223,7 +233,8 @@ function mcpServer(post: Post): Server {
  * Lets the POST in the way every Agent API call is let in, counting it as one request: a bad,
  * revoked or expired token, or an unavailable owner, refuses the POST (401 before any MCP message
  * is read). A paused or rate-limited agent still gets its answers to initialize and tools/list;
- * each of its tool calls answers that refusal, as each REST call would.
+ * each of its tool calls answers that refusal, as each REST call would (and a body larger than
+ * those small messages is answered with the refusal, unread).
  */
 async function admitPost(request: Request): Promise<Post> {
   const credential = parseAuthorization(request.headers.get("authorization"));
@@ -237,12 +248,14 @@ async function admitPost(request: Request): Promise<Post> {
   const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
   let first: Admit<AgentAdmission>;
   let caller: string;
+  let refusal: CoreError | undefined;
   try {
     const admission = await authorize();
     first = async () => admission;
     caller = callerKey({ agentId: admission.agentId });
   } catch (error) {
     if (!(error instanceof CoreError && PER_CALL_REFUSALS.has(error.code))) throw error;
+    refusal = error;
     first = async () => {
       throw error;
     };
@@ -252,6 +265,7 @@ async function admitPost(request: Request): Promise<Post> {
   return {
     request,
     caller,
+    ...(refusal && { refusal }),
     admit() {
       if (!firstTaken) {
         firstTaken = true;
@@ -274,7 +288,14 @@ export async function handleMcp(request: Request): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
     const post = await admitPost(request);
-    const text = await readBodyText(request, { caller: post.caller, maxBytes: MAX_BODY_BYTES });
+    const text = await readBodyText(request, {
+      caller: post.caller,
+      maxBytes: post.refusal ? REFUSED_BODY_BYTES : MAX_BODY_BYTES,
+    }).catch((error) => {
+      throw post.refusal && error instanceof CoreError && error.code === "payload_too_large"
+        ? post.refusal
+        : error;
+    });
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

@@ -12,7 +12,24 @@ export function bytesResponse(
   bytes: Buffer,
   headers: Record<string, string>,
 ): Response {
-  const size = bytes.length;
+  return rangedResponse(
+    request,
+    bytes.length,
+    (start, end) => new Uint8Array(bytes.subarray(start, end + 1)),
+    headers,
+  );
+}
+
+/**
+ * The same answer for bytes kept elsewhere (the object store): `body(start, end)` gives the
+ * inclusive range asked for, so only that range is ever read.
+ */
+export function rangedResponse(
+  request: Request,
+  size: number,
+  body: (start: number, end: number) => BodyInit,
+  headers: Record<string, string>,
+): Response {
   const common = { ...headers, "Accept-Ranges": "bytes", "Cache-Control": "private, no-store" };
   const range = parseByteRange(request.headers.get("range"), size);
   if (range === "unsatisfiable") {
@@ -30,11 +47,11 @@ export function bytesResponse(
     });
   }
   if (range === "whole")
-    return new Response(new Uint8Array(bytes), {
+    return new Response(size === 0 ? null : body(0, size - 1), {
       status: 200,
       headers: { ...common, "Content-Length": String(size) },
     });
-  return new Response(new Uint8Array(bytes.subarray(range.start, range.end + 1)), {
+  return new Response(body(range.start, range.end), {
     status: 206,
     headers: {
       ...common,

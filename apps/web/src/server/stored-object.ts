@@ -1,5 +1,5 @@
 import { type MediaKind, sniffAudio, sniffImage, sniffVideo } from "@switchboard/core";
-import { bytesResponse } from "./byte-range";
+import { bytesResponse, rangedResponse } from "./byte-range";
 
 /**
  * How bytes someone else stored (an agent's media, a person's voice note) are served from our
@@ -70,8 +70,47 @@ export interface ServedObject {
 
 /** A stored object as an answer (with Range), inline only when its bytes are media. */
 export function storedObjectResponse(request: Request, object: ServedObject): Response {
-  const inline = inlineType(object.kind, object.bytes);
-  return bytesResponse(request, object.bytes, {
+  return bytesResponse(request, object.bytes, servedHeaders(object, object.bytes));
+}
+
+/** Bytes read from the store as they are sent, at most this many per read. */
+const STREAM_CHUNK = 256 * 1024;
+
+/**
+ * A stored object streamed from the store (with Range): only the range asked for is read, a
+ * chunk at a time as the client takes it, never the whole object into memory. Judged inline or
+ * not by its first bytes, as `storedObjectResponse` judges.
+ */
+export async function streamedObjectResponse(
+  request: Request,
+  object: Omit<ServedObject, "bytes"> & {
+    size: number;
+    read(start: number, length: number): Promise<Buffer>;
+  },
+): Promise<Response> {
+  const head = await object.read(0, 512);
+  return rangedResponse(
+    request,
+    object.size,
+    (start, end) => {
+      let at = start;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (at > end) return controller.close();
+          const chunk = await object.read(at, Math.min(STREAM_CHUNK, end - at + 1));
+          if (chunk.length === 0) return controller.close();
+          at += chunk.length;
+          controller.enqueue(new Uint8Array(chunk));
+        },
+      });
+    },
+    servedHeaders(object, head),
+  );
+}
+
+function servedHeaders(object: Omit<ServedObject, "bytes">, head: Buffer): Record<string, string> {
+  const inline = inlineType(object.kind, head);
+  return {
     ...STORED_OBJECT_HEADERS,
     ...(inline
       ? { "Content-Type": inline, "Content-Disposition": "inline" }
@@ -81,5 +120,5 @@ export function storedObjectResponse(request: Request, object: ServedObject): Re
             object.kind === "document" ? downloadType(object.mimeType) : "application/octet-stream",
           "Content-Disposition": attachmentDisposition(object.name, object.kind),
         }),
-  });
+  };
 }

@@ -14,6 +14,7 @@ import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import superjson from "superjson";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "~/auth/options";
+import { liveStreams } from "~/server/live-streams";
 import { handleTrpcRequest } from "./handler";
 import type { AppRouter } from "./router";
 
@@ -305,6 +306,55 @@ describe("chats", () => {
     const other = await signUp("Oscar");
     const foreign = await failure(other.session.chats.page.query({ chat: added.conversationId }));
     expect(foreign.data).toMatchObject({ httpStatus: 404, code: "not_found" });
+  });
+
+  it("keeps at most 10 live streams per session and 20 per person, closing the oldest first", async () => {
+    const { user } = await signUp("Tabs");
+    const stop = new AbortController();
+    /** A stream of the session, and whether it has ended (read to its end in the background). */
+    const open = async (sessionId: string) => {
+      const response = await handleTrpcRequest(
+        new Request("http://console.test/api/trpc/live.changes", { signal: stop.signal }),
+        async () => ({ deps: t.deps, user: { id: user.id, num: user.num, name: "T", sessionId } }),
+      );
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      const stream = { ended: false };
+      void (async () => {
+        while (!(await reader.read().catch(() => ({ done: true }))).done);
+        stream.ended = true;
+      })();
+      await settle(30); // the subscription starts (and is counted) as its stream is read
+      return stream;
+    };
+    const settle = (ms = 200) => new Promise((resolve) => setTimeout(resolve, ms));
+    const openMany = async (n: number, sessionId: string) => {
+      const streams = [];
+      for (let i = 0; i < n; i++) streams.push(await open(sessionId));
+      return streams;
+    };
+    try {
+      const first = await openMany(10, "s1");
+      await settle();
+      expect(first.filter((s) => s.ended)).toHaveLength(0);
+      expect(liveStreams.count(user.id)).toBe(10);
+      // The 11th of the session closes its oldest stream, and only that one.
+      await open("s1");
+      await settle();
+      expect(first.map((s) => s.ended)).toEqual([true, ...Array(9).fill(false)]);
+      // Another session of the same person fills the person's 20; a third session's stream
+      // closes the person's oldest (the first session's), not one of its own.
+      const second = await openMany(10, "s2");
+      await open("s3");
+      await settle();
+      expect(first.filter((s) => s.ended)).toHaveLength(2);
+      expect(first[1]?.ended).toBe(true);
+      expect(second.filter((s) => s.ended)).toHaveLength(0);
+      expect(liveStreams.count(user.id)).toBe(20);
+    } finally {
+      stop.abort();
+    }
+    await settle();
+    expect(liveStreams.count(user.id)).toBe(0);
   });
 });
 

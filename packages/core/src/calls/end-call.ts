@@ -5,7 +5,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents, type NewEvent } from "../events/append-event";
 import { notifyTopics, userTopic } from "../events/notifier";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 import { newId } from "../ids";
 import { capTranscript } from "./cap-transcript";
 
@@ -94,7 +94,7 @@ export async function endCall(
 /** The people on the call, in the order given: each once, each a person (agents do not join calls). */
 async function findParticipants(deps: CoreDeps, refs: string[]) {
   const rows = await deps.db
-    .select()
+    .select(agentUserColumns)
     .from(users)
     .where(or(inArray(users.id, refs), inArray(users.num, refs)));
   const people = refs.map((ref, i) => {

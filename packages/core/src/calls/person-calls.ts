@@ -3,7 +3,7 @@ import { schema } from "@switchboard/db";
 import { asc, desc, eq, inArray } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 
 const { callParticipants, calls, users } = schema;
 const mine = alias(callParticipants, "mine");
@@ -25,7 +25,7 @@ export async function listPersonCalls(deps: CoreDeps, userId: string): Promise<P
     .limit(PERSON_CALLS_SHOWN);
   if (rows.length === 0) return [];
   const people = await deps.db
-    .select({ callId: callParticipants.callId, user: users })
+    .select({ callId: callParticipants.callId, user: agentUserColumns })
     .from(callParticipants)
     .innerJoin(users, eq(users.id, callParticipants.userId))
     .where(

@@ -5,7 +5,7 @@ import {
   inConsentOrder,
 } from "@switchboard/contract";
 import { type Executor, schema } from "@switchboard/db";
-import { and, desc, eq, inArray, max, ne, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, max, ne, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
@@ -26,15 +26,11 @@ export interface AgentThreadRow {
 }
 
 /**
- * The agent's 1:1 threads (all of them, or one), newest activity first, each with the other
+ * The agent's 1:1 threads matching `where`, newest activity first, each with the other
  * participant, their standing with the agent and the agent's unread count: the person's emails
  * after the agent's read mark.
  */
-export async function readAgentThreads(
-  db: Executor,
-  agentId: string,
-  threadId?: string,
-): Promise<AgentThreadRow[]> {
+function selectAgentThreads(db: Executor, agentId: string, where: SQL | undefined) {
   return db
     .select({
       thread: emailThreads,
@@ -55,8 +51,37 @@ export async function readAgentThreads(
       agentContacts,
       and(eq(agentContacts.userId, users.id), eq(agentContacts.agentId, agentId)),
     )
-    .where(and(eq(me.userId, agentId), threadId ? eq(emailThreads.id, threadId) : undefined))
+    .where(and(eq(me.userId, agentId), where))
     .orderBy(desc(emailThreads.lastMessageAt), desc(emailThreads.id));
+}
+
+/** One of the agent's 1:1 threads (none when it is not in it, or it is a group thread). */
+export async function readAgentThreads(
+  db: Executor,
+  agentId: string,
+  threadId: string,
+): Promise<AgentThreadRow[]> {
+  return selectAgentThreads(db, agentId, eq(emailThreads.id, threadId));
+}
+
+/**
+ * A page of the agent's 1:1 threads: `limit` of them, after the thread `before` in list order
+ * (404 unless it is one of the agent's listed threads), and whether more follow.
+ */
+export async function readAgentThreadPage(
+  deps: CoreDeps,
+  agentId: string,
+  page: { limit: number; before?: string | undefined },
+): Promise<{ rows: AgentThreadRow[]; hasMore: boolean }> {
+  let after: SQL | undefined;
+  if (page.before !== undefined) {
+    const [anchor] = await readAgentThreads(deps.db, agentId, page.before);
+    if (!anchor) throw new CoreError("not_found", `No email thread ${page.before}`);
+    // Compared in the database: the timestamp keeps microseconds a Date would drop.
+    after = sql`(${emailThreads.lastMessageAt}, ${emailThreads.id}) < (select t.last_message_at, t.id from email_threads t where t.id = ${page.before})`;
+  }
+  const rows = await selectAgentThreads(deps.db, agentId, after).limit(page.limit + 1);
+  return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
 }
 
 /**

@@ -3,12 +3,10 @@ import { schema } from "@switchboard/db";
 import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, seenUserColumns, toAgentUser } from "../identity/users";
 import { toEmailMessage } from "./email-shape";
 
 const { emailMessages, emailParticipants, emailThreads, users } = schema;
-
-type UserRow = typeof users.$inferSelect;
 
 /**
  * A person's threads (all, or one), newest activity first, as their inbox shows them: everyone
@@ -42,7 +40,7 @@ export async function readPersonThreads(
   const ids = rows.map((r) => r.thread.id);
   if (ids.length === 0) return [];
   const others = await deps.db
-    .select({ threadId: emailParticipants.threadId, user: users })
+    .select({ threadId: emailParticipants.threadId, user: agentUserColumns })
     .from(emailParticipants)
     .innerJoin(users, eq(users.id, emailParticipants.userId))
     .where(and(inArray(emailParticipants.threadId, ids), ne(emailParticipants.userId, userId)))
@@ -70,7 +68,7 @@ export async function readPersonThreads(
 /** A thread the person is in, with the other participants' accounts; 404 otherwise. */
 export async function findPersonThread(deps: CoreDeps, userId: string, threadId: string) {
   const rows = await deps.db
-    .select({ thread: emailThreads, user: users })
+    .select({ thread: emailThreads, user: seenUserColumns })
     .from(emailThreads)
     .innerJoin(emailParticipants, eq(emailParticipants.threadId, emailThreads.id))
     .innerJoin(users, eq(users.id, emailParticipants.userId))
@@ -80,6 +78,6 @@ export async function findPersonThread(deps: CoreDeps, userId: string, threadId:
     throw new CoreError("not_found", `No email thread ${threadId}`);
   return {
     thread,
-    others: rows.map((r) => r.user).filter((user): user is UserRow => user.id !== userId),
+    others: rows.map((r) => r.user).filter((user) => user.id !== userId),
   };
 }

@@ -1,7 +1,8 @@
 import type { EmailMessage } from "@switchboard/contract";
 import { type Executor, schema, type Tx } from "@switchboard/db";
-import { and, asc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
 import { newId } from "../ids";
 import { toEmailMessage } from "./email-shape";
 
@@ -76,13 +77,42 @@ export async function markThreadRead(db: Executor, threadId: string, userId: str
   return moved.length > 0;
 }
 
-/** Every email of a thread, oldest first, as people see them. */
-export async function readThreadEmails(deps: CoreDeps, threadId: string): Promise<EmailMessage[]> {
+/**
+ * One page of a thread's emails as people see them: the newest `limit` (before the email
+ * `before`, when given: 404 if it is not of this thread), oldest first within the page, and
+ * whether older ones exist. A thread is never read whole: it grows without bound.
+ */
+export async function readThreadEmailPage(
+  deps: CoreDeps,
+  threadId: string,
+  page: { limit: number; before?: string | undefined },
+): Promise<{ emails: EmailMessage[]; hasMore: boolean }> {
+  let beforePos: number | undefined;
+  if (page.before !== undefined) {
+    const [anchor] = await deps.db
+      .select({ pos: emailMessages.pos })
+      .from(emailMessages)
+      .where(and(eq(emailMessages.id, page.before), eq(emailMessages.threadId, threadId)));
+    if (!anchor) throw new CoreError("not_found", `No email ${page.before} in this thread`);
+    beforePos = anchor.pos;
+  }
   const rows = await deps.db
     .select({ email: emailMessages, senderNum: users.num })
     .from(emailMessages)
     .innerJoin(users, eq(users.id, emailMessages.senderId))
-    .where(eq(emailMessages.threadId, threadId))
-    .orderBy(asc(emailMessages.pos));
-  return rows.map((r) => toEmailMessage(r.email, r.senderNum));
+    .where(
+      and(
+        eq(emailMessages.threadId, threadId),
+        beforePos === undefined ? undefined : lt(emailMessages.pos, beforePos),
+      ),
+    )
+    .orderBy(desc(emailMessages.pos))
+    .limit(page.limit + 1); // one more than the page, to know there are more
+  return {
+    emails: rows
+      .slice(0, page.limit)
+      .reverse()
+      .map((r) => toEmailMessage(r.email, r.senderNum)),
+    hasMore: rows.length > page.limit,
+  };
 }

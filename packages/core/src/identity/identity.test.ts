@@ -1,4 +1,6 @@
+import { schema } from "@switchboard/db";
 import bcrypt from "bcryptjs";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createDeps } from "../create-deps";
 import { cleanupExpired } from "../maintenance/cleanup";
@@ -24,7 +26,6 @@ import { authenticateDeveloper, createDeveloperKey, revokeDeveloperKey } from ".
 import {
   assertSessionUserActive,
   createUser,
-  findUser,
   setUserSuspended,
   signUpPerson,
   verifyCredentials,
@@ -53,11 +54,12 @@ describe("users", () => {
 
   it("verifies passwords from stored hashes only", async () => {
     await createUser(t.deps, { email: "Grace@Example.com", password: "correct horse" });
-    const row = await findUser(
-      t.deps,
-      (await verifyCredentials(t.deps, "grace@example.com", "correct horse"))!.id,
-    );
-    expect(row.passwordHash).toMatch(/^\$2[aby]\$/);
+    const id = (await verifyCredentials(t.deps, "grace@example.com", "correct horse"))!.id;
+    const [row] = await t.deps.db
+      .select({ passwordHash: schema.users.passwordHash })
+      .from(schema.users)
+      .where(eq(schema.users.id, id));
+    expect(row?.passwordHash).toMatch(/^\$2[aby]\$/);
     expect(await verifyCredentials(t.deps, "grace@example.com", "wrong horse")).toBeNull();
     expect(
       await codeOf(createUser(t.deps, { email: "grace@example.com", password: "another one" })),

@@ -26,6 +26,23 @@ export const agentUserColumns = {
   userType: users.userType,
 };
 
+/**
+ * A user as every read but sign-in and their own account page takes it ("a person as seen by
+ * others"): what `toAgentUser` shows and their standing (suspension). The one column set for
+ * conversation lists, threads, calls and jobs, so a password hash or an email never rides along.
+ */
+export const seenUserColumns = seenColumnsOf(users);
+export type SeenUser = Pick<UserRow, keyof typeof seenUserColumns>;
+
+/** `seenUserColumns` of an alias of `users` (a query joining two users). */
+export function seenColumnsOf<T extends Record<SeenColumn, unknown>>(
+  table: T,
+): Pick<T, SeenColumn> {
+  const { id, num, displayName, avatarUrl, userType, suspendedAt } = table;
+  return { id, num, displayName, avatarUrl, userType, suspendedAt };
+}
+type SeenColumn = keyof typeof agentUserColumns | "suspendedAt";
+
 export function toAgentUser(
   row: Pick<UserRow, "id" | "num" | "displayName" | "avatarUrl" | "userType">,
 ): AgentUser {
@@ -180,9 +197,9 @@ export async function signUpPerson(
 }
 
 /** Finds a user by id or `<num>`; agents included. */
-export async function findUser(deps: CoreDeps, ref: string): Promise<UserRow> {
+export async function findUser(deps: CoreDeps, ref: string): Promise<SeenUser> {
   const [row] = await deps.db
-    .select()
+    .select(seenUserColumns)
     .from(users)
     .where(Num.safeParse(ref).success ? eq(users.num, ref) : eq(users.id, ref));
   if (!row) throw new CoreError("not_found", `no user ${ref}`);

@@ -4,7 +4,7 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { findUser, toAgentUser } from "../identity/users";
+import { findUser, seenColumnsOf, toAgentUser } from "../identity/users";
 import { agentTypingUntil, chatActivity, lastMessagesOf, unreadCount } from "./person-chat";
 
 const { agentContacts, conversations, users } = schema;
@@ -94,7 +94,7 @@ async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefine
       id: conversations.id,
       // Microseconds, as Postgres keeps them: a millisecond cursor would skip or repeat chats.
       activityMicros: sql<string>`(extract(epoch from ${chatActivity}) * 1000000)::bigint::text`,
-      agent: agentUser,
+      agent: seenColumnsOf(agentUser),
       addedAt: agentContacts.addedAt,
       blockedAt: agentContacts.blockedAt,
       lastMessageAt: conversations.lastMessageAt,

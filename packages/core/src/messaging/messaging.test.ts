@@ -356,14 +356,14 @@ describe("an agent sends", () => {
     t.clock.advance(60_000);
     const c3 = await addContact(t.deps, p3.id, agentId, []);
     await blockAgent(t.deps, p3.id, agentId);
-    expect((await listAgentConversations(t.deps, agentId)).map((c) => c.id)).toEqual([
+    expect((await listAgentConversations(t.deps, agentId)).conversations.map((c) => c.id)).toEqual([
       c3.conversationId,
       c2.conversationId,
       first.conversationId,
     ]);
     t.clock.advance(60_000);
     const { message } = await first.send({ type: "text", content: "news" });
-    const listed = await listAgentConversations(t.deps, agentId);
+    const { conversations: listed } = await listAgentConversations(t.deps, agentId);
     expect(listed.map((c) => c.id)).toEqual([
       first.conversationId,
       c3.conversationId,
@@ -375,7 +375,7 @@ describe("an agent sends", () => {
     });
     expect(listed[1]).toMatchObject({ lastMessageAt: null, grantedScopes: [] });
     await setInitiation(t.deps, p2.id, agentId, "reply_only");
-    expect((await listAgentConversations(t.deps, agentId))[2]).toMatchObject({
+    expect((await listAgentConversations(t.deps, agentId)).conversations[2]).toMatchObject({
       initiation: "reply_only",
     });
   });

@@ -11,7 +11,7 @@ import { type AnyPgColumn, alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { findAgent } from "../identity/agents";
-import { findUser, toAgentUser } from "../identity/users";
+import { findUser, type SeenUser, seenColumnsOf, toAgentUser } from "../identity/users";
 import { toAgentMessage } from "../sending/compose-message";
 
 const {
@@ -29,8 +29,9 @@ const agentUser = alias(users, "agent_user");
 
 /** A person's chat with one agent, as the person-side functions act on it. */
 export interface PersonChat {
-  user: typeof users.$inferSelect;
-  agent: typeof users.$inferSelect;
+  user: SeenUser;
+  /** The agent as the person sees it, with its bio (the chat's header). */
+  agent: SeenUser & { bio: string | null };
   contact: typeof agentContacts.$inferSelect;
   conversationId: string;
   /** The agent's owner, whose console counts what the agent receives. */
@@ -52,7 +53,12 @@ export async function findPersonChat(
   const byRef = (table: { id: AnyPgColumn; num: AnyPgColumn }, ref: string): SQL =>
     Num.safeParse(ref).success ? eq(table.num, ref) : eq(table.id, ref);
   const [row] = await deps.db
-    .select({ user: person, agent: agentUser, contact: agentContacts, ownerId: agents.ownerId })
+    .select({
+      user: seenColumnsOf(person),
+      agent: { ...seenColumnsOf(agentUser), bio: agentUser.bio },
+      contact: agentContacts,
+      ownerId: agents.ownerId,
+    })
     .from(agentContacts)
     .innerJoin(person, eq(person.id, agentContacts.userId))
     .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
@@ -129,7 +135,7 @@ export async function loadPersonConversation(
       .select({
         contact: agentContacts,
         conversation: conversations,
-        agent: agentUser,
+        agent: seenColumnsOf(agentUser),
         requestedScopes: agents.requestedScopes,
         unreadCount: unreadCount(),
         agentTypingUntil: agentTypingUntil(now),

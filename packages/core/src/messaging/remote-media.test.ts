@@ -48,6 +48,17 @@ beforeAll(async () => {
       response.writeHead(302, { Location: "https://10.0.0.1/a.png" });
       return response.end();
     }
+    // Redirects to what no URL parser accepts, and to a URL carrying credentials.
+    const redirects: Record<string, string> = {
+      "/to-bracket": "http://[",
+      "/to-slashes": "//",
+      "/to-nul": "http://%00/",
+      "/to-credentials": `${origin}/a.png`.replace("//", "//user:secret@"),
+    };
+    if (redirects[path]) {
+      response.writeHead(302, { Location: redirects[path] });
+      return response.end();
+    }
     if (path === "/big") {
       response.writeHead(200, { "Content-Type": "image/png", "Content-Length": ELEVEN_MB });
       return response.end(Buffer.concat([pngBytes(), Buffer.alloc(ELEVEN_MB - pngBytes().length)]));
@@ -140,7 +151,16 @@ describe("image and video URLs are fetched at send time", () => {
       [`${origin}/missing`, "media_fetch_failed", /answered 404/],
       [`${origin}/slow`, "media_fetch_failed", /no answer within 500 ms/],
       [`${origin}/loop`, "media_fetch_failed", /redirects/],
-      [`${origin}/inward`, "media_fetch_failed", /non-public address/],
+      [`${origin}/inward`, "media_fetch_failed", /^the URL is not allowed$/],
+      [`${origin}/to-bracket`, "media_fetch_failed", /^redirects to an invalid URL$/],
+      [`${origin}/to-slashes`, "media_fetch_failed", /^redirects to an invalid URL$/],
+      [`${origin}/to-nul`, "media_fetch_failed", /^redirects to an invalid URL$/],
+      [`${origin}/to-credentials`, "media_fetch_failed", /must not contain credentials/],
+      [
+        `${origin}/a.png`.replace("//", "//user:secret@"),
+        "media_fetch_failed",
+        /must not contain credentials/,
+      ],
       [`${origin}/page`, "unsupported_media", /is not a png, jpeg, gif or webp image/],
       [`${origin}/big`, "media_too_large", /larger than 10 MB/],
       [`${origin}/big-chunked`, "media_too_large", /larger than 10 MB/],
@@ -166,10 +186,16 @@ describe("image and video URLs are fetched at send time", () => {
     asked.length = 0;
     const port = new URL(origin).port;
     expect((await failure(image(`${origin}/a.png`)))?.code).toBe("validation_error");
-    for (const url of [`https://127.0.0.1:${port}/a.png`, `https://localhost:${port}/a.png`])
+    // A private address, a local name and a name that does not resolve: one answer, so the
+    // agent cannot learn which names the service's DNS knows.
+    for (const url of [
+      `https://127.0.0.1:${port}/a.png`,
+      `https://localhost:${port}/a.png`,
+      "https://no-such-host.invalid/a.png",
+    ])
       expect(await failure(image(url))).toMatchObject({
         code: "media_fetch_failed",
-        message: expect.stringMatching(/non-public address/),
+        message: "imageData: the URL is not allowed",
       });
     expect(asked).toEqual([]);
   });

@@ -6,7 +6,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
 import { notifyTopics, userTopic } from "../events/notifier";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 import { messageTranscriptEvent } from "./message-events";
 
 const { agentContacts, messages, users } = schema;
@@ -52,7 +52,7 @@ async function storeTranscript(
   const now = deps.clock.now();
   return deps.db.transaction(async (tx) => {
     const [row] = await tx
-      .select({ message: messages, contact: agentContacts, sender: users })
+      .select({ message: messages, contact: agentContacts, sender: agentUserColumns })
       .from(messages)
       .innerJoin(users, eq(users.id, messages.senderId))
       .leftJoin(

@@ -65,6 +65,12 @@ export function isPublicAddress(address: string): boolean {
   return false;
 }
 
+/**
+ * The refusal of a host whose DNS answer is not public. It says no more: "resolves to a private
+ * address" would tell a caller which internal names exist (a DNS oracle on the service's network).
+ */
+export const URL_NOT_ALLOWED = "the URL is not allowed";
+
 export interface UrlPolicy {
   /** WEBHOOK_ALLOW_INSECURE_HOSTS: development hosts allowed over http and on private addresses. */
   allowInsecureHosts: readonly string[];
@@ -134,7 +140,7 @@ export async function resolveDeliveryAddress(
     : await resolveWithin(host, policy, allowed);
   if (addresses.length === 0) throw new CoreError("validation_error", `${host} does not resolve`);
   if (!allowed && addresses.some((a) => !isPublicAddress(a.address)))
-    throw new CoreError("validation_error", `${host} resolves to a non-public address`);
+    throw new CoreError("validation_error", URL_NOT_ALLOWED);
   return addresses[0] as { address: string; family: 4 | 6 };
 }
 
@@ -148,8 +154,7 @@ export async function checkWebhookTarget(url: URL, policy: UrlPolicy): Promise<v
   if (isIP(host) || policy.allowInsecureHosts.some((a) => a.toLowerCase() === normalHost(url)))
     return;
   const addresses = await resolveWithin(host, policy, false).catch(() => []);
-  if (addresses.some((a) => !isPublicAddress(a.address)))
-    throw invalid(`must point to a public address (${host} resolves to a private one)`);
+  if (addresses.some((a) => !isPublicAddress(a.address))) throw invalid(URL_NOT_ALLOWED);
 }
 
 type Resolved = { address: string; family: 4 | 6 }[];

@@ -1,6 +1,7 @@
 import { MAX_MEDIA_BYTES } from "@switchboard/contract";
 import type { Config } from "../config";
 import { CoreError } from "../errors";
+import { URL_NOT_ALLOWED } from "../net/address-policy";
 import { pinnedRequest } from "../net/pinned-request";
 import type { MediaInput } from "./prepare-media";
 import { sniffImage, sniffVideo } from "./sniff-media";
@@ -68,6 +69,9 @@ export async function fetchRemoteMedia(
     });
   let url = new URL(media.source.url);
   for (let hop = 0; ; hop++) {
+    // Credentials would be sent to the host (a redirect must not add any either).
+    if (url.username || url.password)
+      throw refuse("media_fetch_failed", "the URL must not contain credentials");
     const answer = await pinnedRequest(url, {
       method: "GET",
       headers: { Accept: `${media.kind}/*`, "User-Agent": "Switchboard-Media/1" },
@@ -79,15 +83,24 @@ export async function fetchRemoteMedia(
       },
       maxBodyBytes: MAX_MEDIA_BYTES,
     });
-    if (!answer.ok)
-      throw answer.reason === "too_large"
-        ? refuse("media_too_large", `the media is larger than ${MAX_MEDIA_BYTES / 1024 / 1024} MB`)
-        : refuse("media_fetch_failed", `could not be fetched: ${answer.error}`);
+    if (!answer.ok) {
+      if (answer.reason === "too_large")
+        throw refuse(
+          "media_too_large",
+          `the media is larger than ${MAX_MEDIA_BYTES / 1024 / 1024} MB`,
+        );
+      // Whether a name does not resolve or resolves somewhere private is not the agent's to
+      // learn (it would map the service's network through DNS): one answer for both.
+      if (answer.reason === "address") throw refuse("media_fetch_failed", URL_NOT_ALLOWED);
+      throw refuse("media_fetch_failed", `could not be fetched: ${answer.error}`);
+    }
     const location = answer.headers.location;
     if (answer.status >= 300 && answer.status < 400 && location) {
       if (hop >= MAX_REDIRECTS)
         throw refuse("media_fetch_failed", `more than ${MAX_REDIRECTS} redirects`);
-      url = new URL(location, url);
+      const next = URL.canParse(location, url.href) ? new URL(location, url) : null;
+      if (!next) throw refuse("media_fetch_failed", "redirects to an invalid URL");
+      url = next;
       const insecureOk = remoteMediaInput(config, media.kind, media.field, url.toString());
       if (url.protocol !== "https:" && !insecureOk)
         throw refuse("media_fetch_failed", "redirects to a URL that is not https");

@@ -1,5 +1,5 @@
 import { type Executor, schema } from "@switchboard/db";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { newId } from "../ids";
 
@@ -25,6 +25,8 @@ export interface ObjectStore {
   head(db: Executor, id: string): Promise<(StoredObject & { deleted: boolean }) | null>;
   /** The bytes, or null when unknown or gone. */
   get(db: Executor, id: string): Promise<{ object: StoredObject; bytes: Buffer } | null>;
+  /** At most `length` bytes from `start` (fewer past the end), read without the rest. */
+  read(db: Executor, id: string, start: number, length: number): Promise<Buffer | null>;
   delete(db: Executor, id: string, now: Date): Promise<void>;
 }
 
@@ -67,6 +69,15 @@ export const postgresObjectStore: ObjectStore = {
       object: { id: row.id, ownerId: row.ownerId, mimeType: row.mimeType, size: row.size },
       bytes: row.data,
     };
+  },
+  async read(db, id, start, length) {
+    const [row] = await db
+      .select({
+        part: sql<Buffer | null>`substring(${objects.data} from ${start + 1} for ${length})`,
+      })
+      .from(objects)
+      .where(and(eq(objects.id, id), isNull(objects.deletedAt)));
+    return row?.part ?? null;
   },
   async delete(db, id, now) {
     await db.update(objects).set({ data: null, deletedAt: now }).where(eq(objects.id, id));

@@ -3,7 +3,7 @@ import { schema, type Tx } from "@switchboard/db";
 import { and, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { appendEvents, type NewEvent } from "../events/append-event";
-import { toAgentUser } from "../identity/users";
+import { agentUserColumns, toAgentUser } from "../identity/users";
 import type { JobPayload } from "../jobs/enqueue-job";
 import { dueTime } from "./due-timers";
 import { toReminderRecord, toTaskRecord } from "./projections";
@@ -24,7 +24,7 @@ export async function fireRecordDue(deps: CoreDeps, job: RecordDueJob): Promise<
     if (!at || at.toISOString() !== new Date(job.at).toISOString()) return 0;
     const due = await loadDue(tx, job);
     if (!due) return 0;
-    const [person] = await tx.select().from(users).where(eq(users.id, due.userId));
+    const [person] = await tx.select(agentUserColumns).from(users).where(eq(users.id, due.userId));
     if (!person) return 0;
     const scope = job.type === "task" ? "tasks:read" : "reminders:read";
     const granted = await tx

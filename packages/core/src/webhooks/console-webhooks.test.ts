@@ -274,6 +274,10 @@ describe("explainDeliveryError", () => {
     expect(explainDeliveryError("answered 301", 301)).toContain("Redirects are never followed");
     expect(explainDeliveryError("answered 410 (gone)", 410)).toContain("turned off");
     expect(explainDeliveryError("webhook disabled", null)).toContain("Resume it");
+    // A refused address is explained without saying where the name resolves.
+    expect(explainDeliveryError("the URL is not allowed", null)).toBe(
+      "The URL is not allowed. Webhooks go only to hosts on the public internet.",
+    );
     expect(explainDeliveryError("answered 502", null)).toContain("502 Bad Gateway");
     expect(explainDeliveryError(null, 200)).toBeNull();
   });

@@ -52,6 +52,8 @@ export function explainDeliveryError(
     return "The connection closed before your endpoint answered. Check that it returns a response.";
   if (/CERT|certificate|self[- ]signed|TLS|SSL|ERR_TLS/i.test(error))
     return "Your endpoint's TLS certificate is not valid for this host name. Use a certificate from a public authority.";
+  if (/URL is not allowed/.test(error))
+    return "The URL is not allowed. Webhooks go only to hosts on the public internet.";
   if (/non-public address|public address|public host/.test(error))
     return "The URL points to a private or local address. Webhooks go only to public hosts.";
   if (/EHOSTUNREACH|ENETUNREACH/.test(error))

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { liveStreams } from "~/server/live-streams";
 import { protectedProcedure, router } from "../init";
 
 export const liveRouter = router({
@@ -16,12 +17,17 @@ export const liveRouter = router({
   changes: protectedProcedure
     .input(z.object({ since: z.number().int().nonnegative().optional() }).optional())
     .subscription(async function* ({ ctx, input, signal }) {
-      const stop = signal ?? new AbortController().signal;
-      for await (const changes of ctx.deps.notifier.watch(
-        `user:${ctx.user.id}`,
-        stop,
-        input?.since,
-      ))
-        yield { changes };
+      // Counted per session and person; the oldest over a cap is closed (it ends here).
+      const lease = liveStreams.admit(ctx.user.id, ctx.user.sessionId ?? "", signal);
+      try {
+        for await (const changes of ctx.deps.notifier.watch(
+          `user:${ctx.user.id}`,
+          lease.signal,
+          input?.since,
+        ))
+          yield { changes };
+      } finally {
+        lease.release();
+      }
     }),
 });

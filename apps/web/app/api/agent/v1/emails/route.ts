@@ -3,6 +3,8 @@ import { listAgentEmails, sendAgentEmail } from "@switchboard/core";
 import { agentRoute, routes } from "~/server/api-route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(
-  agentRoute(ops.listEmails, ({ principal, deps }) => listAgentEmails(deps, principal.agentId)),
+  agentRoute(ops.listEmails, ({ principal, deps, query }) =>
+    listAgentEmails(deps, principal.agentId, query),
+  ),
   agentRoute(ops.sendEmail, ({ principal, deps, body }) => sendAgentEmail(deps, principal, body)),
 );

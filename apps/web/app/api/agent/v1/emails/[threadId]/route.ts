@@ -3,7 +3,7 @@ import { getAgentEmailThread } from "@switchboard/core";
 import { agentRoute, routes } from "~/server/api-route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(
-  agentRoute(ops.getEmailThread, ({ principal, deps, params }) =>
-    getAgentEmailThread(deps, principal.agentId, params.threadId),
+  agentRoute(ops.getEmailThread, ({ principal, deps, params, query }) =>
+    getAgentEmailThread(deps, principal.agentId, params.threadId, query),
   ),
 );
