@@ -210,8 +210,8 @@ describe("grants and settings", () => {
     expect(await codeOf(setGrant(t.deps, person.id, agent.id, ALL))).toBe("not_found");
     expect(await codeOf(history(agent.id, conversationId))).toBe("not_a_contact");
     const {
-    conversations: [listed],
-  } = await listAgentConversations(t.deps, agent.id);
+      conversations: [listed],
+    } = await listAgentConversations(t.deps, agent.id);
     expect(listed).toMatchObject({ id: conversationId, grantedScopes: [], initiation: "any" });
     const [row] = await t.deps.db
       .select()

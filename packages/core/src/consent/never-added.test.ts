@@ -40,7 +40,10 @@ it("blocking or reply-only for an agent never added makes no conversation and sh
   await blockAgent(t.deps, person.id, agent.id);
   await setInitiation(t.deps, person.id, agent.id, "reply_only");
   expect(await conversationsOf(person.id)).toEqual([]);
-  expect(await listAgentConversations(t.deps, agent.id)).toEqual({ conversations: [], hasMore: false });
+  expect(await listAgentConversations(t.deps, agent.id)).toEqual({
+    conversations: [],
+    hasMore: false,
+  });
   expect(await readEvents(t.deps, agent.id, 0, 100)).toEqual({ events: [], nextSeq: 0 });
   expect(await latestSeq(t.deps, agent.id)).toBe(0);
   expect((await listPersonChatRows(t.deps, person.id)).chats).toEqual([]);
