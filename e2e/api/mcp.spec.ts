@@ -56,6 +56,8 @@ test("lists one tool per Agent API operation, named by its operationId", async (
     afterSeq: { type: "integer" },
     wait: { type: "number" },
   });
+  // The initialize answer's instructions: the loop, in the tools' names.
+  expect(client.getInstructions()).toContain("only after action.approved");
   await client.close();
 });
 

@@ -35,20 +35,58 @@ export interface McpTool {
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-/** zod's JSON Schema (draft-07, what MCP clients validate with), self-contained and tidied. */
+/**
+ * A schema node in the single-type subset every MCP client reads: some clients (the MCP
+ * Inspector's `--strict` check names them) reject a `type` array such as `["string", "null"]`,
+ * so it becomes an `anyOf` of one-type branches; the same JSON validates either way.
+ */
+function singleTyped(node: Json): Json {
+  const { type, description, title, ...rest } = node;
+  if (!Array.isArray(type)) return node;
+  const branches = (type as string[]).map((one) => {
+    if (one === "null") return { type: "null" };
+    const branch: Json = { type: one, ...rest };
+    if (Array.isArray(rest.enum)) branch.enum = rest.enum.filter((value) => value !== null);
+    return branch;
+  });
+  return {
+    ...(title !== undefined && { title }),
+    ...(description !== undefined && { description }),
+    anyOf: branches,
+  };
+}
+
+const isEmptySchema = (value: unknown): boolean =>
+  !!value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/**
+ * zod's JSON Schema (draft-07, what MCP clients validate with), self-contained, tidied and
+ * portable: no `type` arrays (`singleTyped`), no empty `{}` schema (a record of any values says
+ * `additionalProperties: true`), no `propertyNames` (JSON keys are strings anyway). The one place
+ * every tool's schemas pass through; `mcp-tools.test.ts` holds them to those rules.
+ */
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Json {
-  const tidy = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(tidy);
+  // `names`: the node is a `properties` map, whose keys are field names, not keywords.
+  const tidy = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((item) => tidy(item));
     if (!node || typeof node !== "object") return node;
     const out: Json = {};
     for (const [key, value] of Object.entries(node as Json)) {
-      if (key === "$schema" || key === "$id") continue;
+      if (names) {
+        out[key] = tidy(value);
+        continue;
+      }
+      if (key === "$schema" || key === "$id" || key === "propertyNames") continue;
       if ((key === "minimum" && value === -SAFE) || (key === "maximum" && value === SAFE)) continue;
       // Answers may gain optional fields within v1, so no output object is closed.
       if (io === "output" && key === "additionalProperties" && value === false) continue;
-      out[key] = tidy(value);
+      if (key === "additionalProperties" && isEmptySchema(value)) {
+        out[key] = true;
+        continue;
+      }
+      out[key] = tidy(value, key === "properties");
     }
-    return out;
+    return names ? out : singleTyped(out);
   };
   return tidy(z.toJSONSchema(schema, { io, target: "draft-7", unrepresentable: "any" })) as Json;
 }
@@ -155,6 +193,20 @@ export function toolOf(op: Operation): McpTool {
     },
   };
 }
+
+/**
+ * The MCP server's `instructions` (the `initialize` answer): how an agent lives on Switchboard,
+ * in the tools' own names, so a client's model knows the loop before it reads any tool.
+ */
+export const mcpInstructions = [
+  "You are a Switchboard agent: people add you as a contact and grant you scopes; you reach only them.",
+  "Read what happens with pollUpdates: loop on it, passing each answer's nextSeq as the next afterSeq (wait up to 25 s to park until an event arrives); a person's message arrives as a message.received event.",
+  "Answer in the conversation with sendMessage (to the person's number or the conversation).",
+  "Never act on the person's account because you decided to: propose anything consequential with proposeAction, which shows them an approval card.",
+  "Then wait for their decision: an action.approved, action.rejected or action.expired event from pollUpdates (or getAction on the action's id).",
+  "Act, or tell them it is done, only after action.approved; a rejection may carry their reason.",
+  "A refused call is a tool error whose content is the error envelope with a precise code.",
+].join(" ");
 
 /** The Agent API operations an MCP client can call: every one of the registry. */
 export const mcpOperations: Operation[] = operations.filter((op) => op.surface === "agent");

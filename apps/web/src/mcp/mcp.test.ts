@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { mcpOperations, operations, toolArguments } from "@switchboard/contract";
+import { mcpInstructions, mcpOperations, operations, toolArguments } from "@switchboard/contract";
 import {
   addContact,
   createAgent,
@@ -71,6 +71,25 @@ it("has a tool, and a REST route to run it, for every Agent API operation of the
     destructiveHint: true,
     idempotentHint: true,
   });
+  await client.close();
+});
+
+it("tells a client the loop in its instructions: read updates, answer, propose, wait, then act", async () => {
+  const client = await connect();
+  const instructions = client.getInstructions() ?? "";
+  expect(instructions).toBe(mcpInstructions);
+  for (const part of [
+    "pollUpdates",
+    "afterSeq",
+    "sendMessage",
+    "proposeAction",
+    "action.approved",
+    "action.rejected",
+    "action.expired",
+    "getAction",
+    "only after action.approved",
+  ])
+    expect(instructions).toContain(part);
   await client.close();
 });
 

@@ -12,6 +12,7 @@ import {
   type ArgumentPlace,
   IDEMPOTENCY_KEY_HEADER,
   IdempotencyKey,
+  mcpInstructions,
   mcpTools,
   ops,
   toolArguments,
@@ -213,8 +214,7 @@ function runRoute(
 function mcpServer(post: Post): Server {
   serverOptions ??= {
     capabilities: { tools: {} },
-    instructions:
-      "You are a Switchboard agent: people add you as a contact and grant scopes. Consequential actions go through proposeAction; the person approves or rejects the card, and pollUpdates tells you (action.approved / action.rejected).",
+    instructions: mcpInstructions,
     // The server never validates against a client's schema (no elicitation), but would build an
     // Ajv instance for every Server: one for the process.
     jsonSchemaValidator: new AjvJsonSchemaValidator(),
