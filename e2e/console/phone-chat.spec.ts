@@ -12,7 +12,10 @@ const phone = { width: 390, height: 844 };
 
 test("a chat at 390 px: no tab bar, ≥ 700 px of messages, back to the list", async ({ page }) => {
   await page.setViewportSize(phone);
-  const { conversationId } = await chatWithNewAgent(page, "Phoebe Phone", ["tasks.read"]);
+  const { conversationId } = await chatWithNewAgent(page, "Phoebe Phone", [
+    "messages:read",
+    "messages:write",
+  ]);
   await page.goto(`/chats/${conversationId}`);
   await page.getByTestId("composer-text").fill("Hello from a phone");
   await page.getByTestId("composer-send").click();
@@ -50,7 +53,10 @@ test("a chat at 390 px: no tab bar, ≥ 700 px of messages, back to the list", a
 
 test("on a wide screen the side bar stays beside a chat", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  const { conversationId } = await chatWithNewAgent(page, "Wade Wide", ["tasks.read"]);
+  const { conversationId } = await chatWithNewAgent(page, "Wade Wide", [
+    "messages:read",
+    "messages:write",
+  ]);
   await page.goto(`/chats/${conversationId}`);
   await expect(page.getByTestId("chat-agent-name")).toBeVisible();
   await expect(page.getByRole("navigation", { name: "Console" })).toBeVisible();
