@@ -181,6 +181,7 @@ test("a person manages their own tasks: add, edit, complete, archive, delete", a
   await expect(page).toHaveURL(/\/records\/tasks$/);
   await expect(page.getByTestId("records-empty")).toBeVisible();
 
+  await page.getByTestId("record-new").click();
   const create = page.getByTestId("record-create-form");
   await create.getByTestId("record-create-form-submit").click();
   await expect(create.getByRole("alert")).toContainText(/required/i);

@@ -26,11 +26,17 @@ const links: { href: string; label: string; section?: string; icon: IconName; mo
   { href: "/docs", label: "API reference", icon: "docs", more: true },
 ];
 
+/** An open chat (not the list, not adding an agent): on a phone it is a screen of its own. */
+export function isChatScreen(path: string): boolean {
+  return /^\/chats\/(?!add$)[^/]+$/.test(path);
+}
+
 /**
  * The console's navigation with who is signed in and a way out. On a wide screen it is the dark
  * side bar; on a phone it is a slim top bar (brand, live state, an account menu holding the name,
  * number, the less used sections, the theme and Sign out) plus a bottom tab bar with the main
- * sections.
+ * sections. In an open chat on a phone both give way, as in the chat apps: the chat's own header
+ * leads back to the list, and the messages get the screen.
  */
 export function ConsoleNav({
   name,
@@ -51,7 +57,11 @@ export function ConsoleNav({
   const initial = initialOf(name);
   return (
     // "sidebar" stays a global name too: the live dot (live-updates.module.css) is lighter on it.
-    <aside className={`${styles.sidebar} sidebar`}>
+    <aside
+      className={`${styles.sidebar} sidebar`}
+      data-chat-screen={isChatScreen(path) || undefined}
+      data-testid="console-nav"
+    >
       <div className={styles.top}>
         <Brand href="/" onDark className={styles.brand} />
         <div className={styles.live}>

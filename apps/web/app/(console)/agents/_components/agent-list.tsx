@@ -7,6 +7,7 @@ import { FormError } from "~/components/form-error";
 import { formatNumber } from "~/components/format";
 import { Sparkline } from "~/components/sparkline";
 import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
@@ -14,6 +15,7 @@ import { Skeleton } from "~/components/ui/skeleton";
 import { cell, Table } from "~/components/ui/table";
 import { TimeAgo, useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
+import { agentNameField } from "./create-agent";
 
 /** The owner's agents: contacts, last activity, the last 7 days and whether each is paused. */
 export function AgentList() {
@@ -26,9 +28,19 @@ export function AgentList() {
       {agents.isPending && <Skeleton label="your agents" />}
       {agents.error && <FormError message={shownError(agents.error)?.message} />}
       {agents.data?.length === 0 && (
-        <EmptyState data-testid="agent-list-empty">
-          No agents yet. Create your first one below.
-        </EmptyState>
+        // Anyone may own agents, so a person who owns none meets this first: say what an agent is.
+        <div data-testid="agent-list-empty">
+          <EmptyState>
+            No agents yet. An agent is your own program (an assistant, a bot) with an 800 number:
+            people add it as a contact and choose what it may see and do.
+          </EmptyState>
+          <Button
+            onClick={() => document.getElementById(agentNameField)?.focus()}
+            data-testid="agent-list-create"
+          >
+            Create an agent
+          </Button>
+        </div>
       )}
       {agents.data && agents.data.length > 0 && (
         <Table stackOnPhone data-testid="agent-list">

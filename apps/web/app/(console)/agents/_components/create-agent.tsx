@@ -17,6 +17,9 @@ import { useTRPC } from "~/trpc/client";
 const createFields = ["displayName", "requestedScopes", "requestPrivacy"] as const;
 
 /** Creating an agent: its name, the scopes it asks for and who may add it. */
+/** The create form's name field: the empty list's "Create an agent" puts the cursor there. */
+export const agentNameField = "create-agent-name";
+
 export function CreateAgent() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -47,6 +50,7 @@ export function CreateAgent() {
         <label>
           Name
           <input
+            id={agentNameField}
             name="displayName"
             required
             maxLength={50}

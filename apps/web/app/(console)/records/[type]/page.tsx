@@ -13,13 +13,13 @@ import type {
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { notFound, useParams } from "next/navigation";
-import { Fragment, type ReactNode, useEffect, useState } from "react";
+import { Fragment, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { SkillForm } from "~/components/skill-form";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
-import { Card } from "~/components/ui/card";
+import { Card, CardHead } from "~/components/ui/card";
 import { ConfirmButton } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
@@ -37,7 +37,12 @@ type AnyRecord = TaskRecord | ReminderRecord | EventRecord | NoteRecord;
  */
 export default function RecordsPage() {
   const section = sectionOf(useParams<{ type: string }>().type);
+  // The new-record form waits behind its button, so the page opens on the list; it is open for
+  // one type only (switching tabs closes it).
+  const [addingType, setAddingType] = useState<RecordType | null>(null);
+  const formId = useId();
   if (!section) notFound();
+  const adding = addingType === section.type;
   return (
     <>
       <title>{`${section.title} · Records · Switchboard`}</title>
@@ -64,13 +69,37 @@ export default function RecordsPage() {
           </Link>
         ))}
       </nav>
-      <RecordList type={section.type} title={section.title} />
-      <CreateRecord type={section.type} />
+      <RecordList
+        type={section.type}
+        title={section.title}
+        newButton={
+          <Button
+            variant={adding ? "secondary" : undefined}
+            aria-expanded={adding}
+            aria-controls={formId}
+            onClick={() => setAddingType(adding ? null : section.type)}
+            data-testid="record-new"
+          >
+            New {section.type}
+          </Button>
+        }
+      />
+      {adding && (
+        <CreateRecord id={formId} type={section.type} onClose={() => setAddingType(null)} />
+      )}
     </>
   );
 }
 
-function RecordList({ type, title }: { type: RecordType; title: string }) {
+function RecordList({
+  type,
+  title,
+  newButton,
+}: {
+  type: RecordType;
+  title: string;
+  newButton: ReactNode;
+}) {
   const trpc = useTRPC();
   const records = useQuery(trpc.records.list.queryOptions({ type }));
   const recordIds = records.data?.map((record) => record.id) ?? [];
@@ -81,7 +110,10 @@ function RecordList({ type, title }: { type: RecordType; title: string }) {
   const target = useHash();
   return (
     <Card aria-labelledby="records-heading">
-      <h2 id="records-heading">{title}</h2>
+      <CardHead>
+        <h2 id="records-heading">{title}</h2>
+        {newButton}
+      </CardHead>
       {records.isPending && <Skeleton label={title.toLowerCase()} />}
       {records.error && <p className={ui.formError}>{records.error.message}</p>}
       {records.data?.length === 0 && (
@@ -323,14 +355,29 @@ function RecordDetails({ record }: { record: AnyRecord }) {
   );
 }
 
-function CreateRecord({ type }: { type: RecordType }) {
+/** The new-record form, opened by the list's "New …" button: focus starts in its first field. */
+function CreateRecord({
+  id,
+  type,
+  onClose,
+}: {
+  id: string;
+  type: RecordType;
+  onClose: () => void;
+}) {
   const trpc = useTRPC();
   const [formKey, setFormKey] = useState(0);
   const create = useMutation(
     trpc.records.create.mutationOptions({ onSuccess: () => setFormKey((k) => k + 1) }),
   );
+  const card = useRef<HTMLElement>(null);
+  // Opening (and each reset after an add) puts the cursor in the first field, ready to type.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the form is (re)made.
+  useEffect(() => {
+    card.current?.querySelector<HTMLElement>("input, textarea, select")?.focus();
+  }, [formKey]);
   return (
-    <Card aria-labelledby="create-heading">
+    <Card id={id} ref={card} aria-labelledby="create-heading">
       <h2 id="create-heading">New {type}</h2>
       <SkillForm
         key={`${type}-${formKey}`}
@@ -340,7 +387,11 @@ function CreateRecord({ type }: { type: RecordType }) {
         serverError={shownError(create.error)?.message}
         onSubmit={(data) => create.mutate({ type, data })}
         testId="record-create-form"
-      />
+      >
+        <Button variant="secondary" onClick={onClose} data-testid="record-create-close">
+          Close
+        </Button>
+      </SkillForm>
     </Card>
   );
 }
