@@ -9,7 +9,7 @@ import {
 } from "./actions";
 import { AgentConversation, Initiation } from "./conversations";
 import { DevMe, DevSelfMessage } from "./developer";
-import { ApiError, type ErrorCode, errorStatus } from "./errors";
+import { ApiError } from "./errors";
 import {
   AccessDenied,
   ActionEventPayload,
@@ -17,13 +17,7 @@ import {
   type AgentEventType,
   eventRegistry,
 } from "./events";
-import {
-  eventExamples,
-  exampleAction,
-  exampleMessage,
-  exampleUser,
-  maskedEventExamples,
-} from "./examples";
+import { eventExamples, maskedEventExamples } from "./examples";
 import {
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENT_REPLAYED_HEADER,
@@ -31,14 +25,20 @@ import {
   takesIdempotencyKey,
 } from "./idempotency";
 import { AgentMessage, AgentMessageType, Reaction } from "./messages";
-import { type Operation, type OperationDef, operationErrors, operations } from "./operations";
+import { edgeErrors, errorResponses, rateHeaders } from "./openapi/errors";
+import { requestExamples, responseExamples } from "./openapi/examples";
+import { type Json, ref } from "./openapi/json";
+import { type ServiceLimits, specLimits } from "./openapi/limits";
+import { description, devDescription, tagDescriptions } from "./openapi/prose";
+import { type Operation, operations } from "./operations";
 import { EventRecord, NoteRecord, ReminderRecord, TaskRecord } from "./records";
-import { scopeSentence } from "./scope-words";
 import { AgentScope } from "./scopes";
 import { ClientFrame, ServerFrame } from "./stream";
 import { AgentMe, AgentUser } from "./users";
-import { agentEventTypes, agentScopes } from "./vocabulary";
+import { agentEventTypes } from "./vocabulary";
 import { AgentWebhook, AgentWebhookWithSecret } from "./webhooks";
+
+export { type ServiceLimits, specLimits } from "./openapi/limits";
 
 /**
  * The OpenAPI 3.1 document of both APIs, generated from the registries: each operation with its
@@ -47,57 +47,8 @@ import { AgentWebhook, AgentWebhookWithSecret } from "./webhooks";
  * headers. The reference page at `/docs` renders it; `GET …/openapi.json` serves it.
  */
 
-type Json = Record<string, unknown>;
-
-/** The numbers of the Limits table; the service passes its configured values. */
-export interface ServiceLimits {
-  requestsPerMin: number;
-  messagesPerMin: number;
-  perRecipientPerMin: number;
-  dailyMessages: number;
-  dailyProposals: number;
-  dailyRefused: number;
-  pendingProposals: number;
-  longPollMaxWaitS: number;
-  longPollMaxParked: number;
-  webhookTimeoutS: number;
-  webhookRetryScheduleS: number[];
-  webhookDisableAfter: number;
-  streamMaxConnections: number;
-  streamFramesPerMin: number;
-  streamDeltasPerSec: number;
-  streamMaxOpenReplies: number;
-  streamMaxReplyChars: number;
-  streamReplyIdleS: number;
-  devMessagesPerMin: number;
-}
-
-/** The spec's values. */
-export const specLimits: ServiceLimits = {
-  requestsPerMin: 300,
-  messagesPerMin: 60,
-  perRecipientPerMin: 20,
-  dailyMessages: 2000,
-  dailyProposals: 300,
-  dailyRefused: 100,
-  pendingProposals: 10,
-  longPollMaxWaitS: 25,
-  longPollMaxParked: 5,
-  webhookTimeoutS: 10,
-  webhookRetryScheduleS: [60, 300, 900, 3600, 10800, 21600, 43200],
-  webhookDisableAfter: 25,
-  streamMaxConnections: 3,
-  streamFramesPerMin: 120,
-  streamDeltasPerSec: 20,
-  streamMaxOpenReplies: 3,
-  streamMaxReplyChars: 10_000,
-  streamReplyIdleS: 60,
-  devMessagesPerMin: 30,
-};
-
 const pascal = (text: string) =>
   text.replace(/(^|[._-])(\w)/g, (_, _sep: string, c: string) => c.toUpperCase());
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** Named shapes: each becomes a component, and every use of it a `$ref`. */
 const named: [z.ZodType, string][] = [
@@ -235,117 +186,6 @@ function parameters(op: Operation): Json[] {
     })),
   ];
 }
-
-const exampleError = (code: ErrorCode): Json => ({
-  error: {
-    code,
-    message: errorExampleMessages[code] ?? code.replaceAll("_", " "),
-    ...(code === "validation_error" && {
-      issues: [{ path: "content", message: "must be 1-10000 characters" }],
-    }),
-    ...((code === "rate_limited" || code === "conversation_rate_limited") && {
-      retryAfterSeconds: 12,
-    }),
-    ...(code === "scope_not_granted" && { scope: "messages:write" }),
-  },
-});
-
-const errorExampleMessages: Partial<Record<ErrorCode, string>> = {
-  unauthorized: "Missing credentials; send Authorization: Bearer agent:<token>",
-  agent_paused: "This agent is paused by its owner",
-  scope_not_granted: "Ada has not granted messages:write",
-  not_found: "No conversation cnv_…",
-  rate_limited: "Too many requests; retry in 12 s",
-  validation_error: "The request failed validation",
-  internal_error: "Something went wrong on our side (request 1b4e…)",
-};
-
-const rateHeaders = {
-  "RateLimit-Limit": { schema: { type: "integer" }, description: "Requests allowed per window" },
-  "RateLimit-Remaining": { schema: { type: "integer" }, description: "Left in this window" },
-  "RateLimit-Reset": {
-    schema: { type: "integer" },
-    description: "Seconds until the window resets",
-  },
-  "RateLimit-Policy": { schema: { type: "string" }, description: "`<limit>;w=<window seconds>`" },
-  "X-Request-Id": { schema: { type: "string" }, description: "Quote it when reporting a problem" },
-};
-
-/** The error answers of an operation, one response per status, each listing its codes. */
-function errorResponses(op: OperationDef): Record<string, Json> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of operationErrors(op)) {
-    const status = errorStatus[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
-  }
-  return Object.fromEntries(
-    [...byStatus.entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([status, codes]) => [
-        String(status),
-        {
-          description: codes.map((code) => `\`${code}\``).join(", "),
-          ...(status === 429 && {
-            headers: {
-              "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait" },
-            },
-          }),
-          content: {
-            "application/json": {
-              schema: {
-                allOf: [
-                  ref("ApiError"),
-                  // Narrows the code only: the envelope's other fields are ApiError's.
-                  {
-                    properties: {
-                      error: { properties: { code: { enum: codes } }, additionalProperties: true },
-                    },
-                    additionalProperties: true,
-                  },
-                ],
-              },
-              examples: Object.fromEntries(
-                codes.map((code) => [code, { summary: code, value: exampleError(code) }]),
-              ),
-            },
-          },
-        },
-      ]),
-  );
-}
-
-/** Example answers of the operations where one helps most. */
-const responseExamples: Partial<Record<string, unknown>> = {
-  sendMessage: { message: exampleMessage, conversationId: exampleMessage.conversationId },
-  listMessages: { messages: [exampleMessage], hasMore: false },
-  getAction: { action: exampleAction },
-  pollUpdates: {
-    events: [
-      {
-        id: "evt_01hx3km1q5r9s3t7v1w5y9z3dd",
-        seq: 42,
-        type: "message.received",
-        ts: exampleMessage.createdAt,
-        agentId: "agt_01hx3kn2r6s0t4v8w2y6z0a4ee",
-        payload: eventExamples["message.received"],
-      },
-    ],
-    nextSeq: 42,
-  },
-  getUpdatesCursor: { seq: 42 },
-};
-
-const requestExamples: Partial<Record<string, unknown>> = {
-  sendMessage: { to: exampleUser.num, type: "text", content: "Your table is booked." },
-  proposeAction: {
-    to: exampleUser.num,
-    kind: "book_table",
-    title: "Book a table for 2 on Friday at 19:30",
-    payload: { restaurant: "Luigi's", partySize: 2 },
-  },
-  putWebhook: { url: "https://agent.example.com/hooks/switchboard" },
-  postSelfMessage: { content: "Build 1432 passed" },
-};
 
 const replayedHeader = {
   [IDEMPOTENT_REPLAYED_HEADER]: {
@@ -485,150 +325,8 @@ function webhooks(): Json {
   );
 }
 
-/** Markdown table of a frame union: type and fields of each frame. */
-function frameTable(frames: readonly z.ZodType[], direction: string): string[] {
-  return frames.map((frame) => {
-    const json = z.toJSONSchema(frame, { unrepresentable: "any", io: "input" }) as Json;
-    const props = (json.properties ?? {}) as Record<string, Json>;
-    const required = new Set((json.required ?? []) as string[]);
-    const type = (props.type?.const as string) ?? "";
-    const fields = Object.keys(props)
-      .filter((key) => key !== "type")
-      .map((key) => `\`${key}\`${required.has(key) ? "" : "?"}`)
-      .join(", ");
-    return `| ${direction} | \`${type}\` | ${fields || "—"} |`;
-  });
-}
-
-const minutes = (seconds: number) =>
-  seconds < 3600 ? `${seconds / 60} min` : `${seconds / 3600} h`;
-
-function description(limits: ServiceLimits): string {
-  const serverFrames = ServerFrame.options;
-  const clientFrames = ClientFrame.options;
-  const eventRows = agentEventTypes.map((type) => {
-    const entry = eventRegistry[type];
-    const scope = entry.scope
-      ? `\`${entry.scope}\` (${entry.withheld === "masked" ? "masked without it" : "not sent without it"})`
-      : "—";
-    return `| \`${type}\` | ${entry.summary} | ${scope} |`;
-  });
-  return [
-    "Switchboard lets external AI agents talk to people as contacts, under per-person consent scopes.",
-    "The **Agent API** (`/agent/v1`) takes `Authorization: Bearer agent:<token>`; the small",
-    "**Developer API** (`/v1`) takes `Authorization: Bearer dev:<key>`. In *Try it*, enter the",
-    "whole credential after `Bearer ` (for example `agent:sbat_…`). Every error answers the",
-    "envelope `{ error: { code, message, issues?, retryAfterSeconds? } }`.",
-    "",
-    "## Scopes",
-    "",
-    "Each person grants an agent some of the scopes it requests; the consent card, their chat",
-    "settings and this table describe each one in the same words.",
-    "",
-    "| Scope | What the person reads |",
-    "|---|---|",
-    ...agentScopes.map((scope) => `| \`${scope}\` | ${scopeSentence(scope)} |`),
-    "",
-    "## Events",
-    "",
-    "The same envelope (`id`, `seq`, `type`, `ts`, `agentId`, `payload`) travels over the long-poll",
-    "(`GET /agent/v1/updates`), the webhook and the WebSocket stream. Delivery is at least once:",
-    "deduplicate on `id` or `seq`. New types may be added; none is renamed.",
-    "",
-    "| Type | When | Needs |",
-    "|---|---|---|",
-    ...eventRows,
-    "",
-    "## Real-time stream (WebSocket)",
-    "",
-    "Connect to `ws(s)://<host>/ws/agent/v1/stream` with the token as query `token` (or the bearer",
-    "header); `afterSeq` resumes the event log. The server says `hello {seq}`, then sends `event`",
-    "frames. A streamed reply (`reply.start` → `reply.delta`… → `reply.end` or `reply.abort`)",
-    "follows every rule of `POST /messages` and counts as one message. A pause, suspension or",
-    "revoked token closes the stream with 1008 and the error code as the reason.",
-    "",
-    "| From | Frame | Fields |",
-    "|---|---|---|",
-    ...frameTable(serverFrames, "server"),
-    ...frameTable(clientFrames, "agent"),
-    "",
-    "## Webhooks",
-    "",
-    "`PUT /agent/v1/webhook` answers the signing secret (`whsec_…`) once. Each event is POSTed",
-    "to the URL as JSON with `X-Svc-Event-Id`, `X-Svc-Event-Type`, `X-Svc-Delivery-Attempt` and",
-    '`X-Svc-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (during a',
-    "rotation a second `v1=` is signed with the previous secret). Verify against the raw bytes",
-    "before parsing, and refuse timestamps older than 5 minutes. The scheme is Stripe's, so",
-    "`stripe.webhooks.constructEvent` verifies it too.",
-    "",
-    "```js",
-    'import { createHmac, timingSafeEqual } from "node:crypto";',
-    "",
-    "/** True when `rawBody` (a Buffer or string, unparsed) was signed with `secret`. */",
-    "export function verifySignature(rawBody, header, secret, toleranceS = 300) {",
-    '  const parts = header.split(",").map((part) => part.split("="));',
-    '  const t = Number(parts.find(([key]) => key === "t")?.[1]);',
-    "  if (!Number.isFinite(t) || Math.abs(Date.now() / 1000 - t) > toleranceS) return false;",
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a JavaScript snippet for the reader
-    '  const expected = createHmac("sha256", secret).update(`${t}.${rawBody}`).digest();',
-    "  return parts",
-    '    .filter(([key]) => key === "v1")',
-    '    .map(([, hex]) => Buffer.from(hex, "hex"))',
-    "    .some((sig) => sig.length === expected.length && timingSafeEqual(sig, expected));",
-    "}",
-    "```",
-    "",
-    `Answer 2xx within ${limits.webhookTimeoutS} s. Failures are retried after ${limits.webhookRetryScheduleS.map(minutes).join(", ")};`,
-    `410, or ${limits.webhookDisableAfter} failures in a row, disable the webhook. Each event type is listed under *Webhooks*.`,
-    "",
-    "## Limits",
-    "",
-    "| Limit | Value | Applies to |",
-    "|---|---|---|",
-    `| Requests | ${limits.requestsPerMin} per minute per agent | all Agent API calls |`,
-    `| Messages | ${limits.messagesPerMin} per minute per agent | messages, proposals, emails, posts, streamed replies |`,
-    `| Per recipient | ${limits.perRecipientPerMin} per minute per agent per recipient | messages, proposals, emails, streamed \`reply.start\` |`,
-    `| Daily ceilings (UTC day) | ${limits.dailyMessages} messages, ${limits.dailyProposals} proposals, ${limits.dailyRefused} refused sends | reaching one pauses the agent (\`403 agent_paused\`) |`,
-    `| Pending proposals | ${limits.pendingProposals} per conversation | \`POST /actions\` (\`409 too_many_pending\`) |`,
-    "| Proposal payload | at most 16 KB serialized | `POST /actions` |",
-    "| Proposal expiry | default 24 h; minimum 60 s; maximum 7 days | `expiresAt` |",
-    `| Long-poll \`wait\` | capped at ${limits.longPollMaxWaitS} s; ${limits.longPollMaxParked} parked requests per agent | \`GET /updates\` |`,
-    "| Long-poll `limit` | 1-100, default 100 | `GET /updates` |",
-    "| History and proposal list page | 1-100, default 50 | history, `GET /actions` |",
-    "| Person records | at most 200 per list | records endpoints |",
-    "| Message content | 1-10000 chars | `POST /messages` |",
-    "| Voice audio | at most 10 MB data URL | voice send |",
-    "| Reply window | 24 h | replies-only people |",
-    `| Webhook | ${limits.webhookTimeoutS} s to answer; timestamps within 5 min; ${limits.webhookRetryScheduleS.length + 1} attempts | deliveries |`,
-    "| Secret rotation grace | 24 h | webhook |",
-    `| Stream | ${limits.streamMaxConnections} connections per agent; ${limits.streamFramesPerMin} frames per minute per connection; ${limits.streamDeltasPerSec} deltas per second; ${limits.streamMaxOpenReplies} open replies; ${limits.streamMaxReplyChars} chars per reply; a reply idle ${limits.streamReplyIdleS} s is ended | WebSocket |`,
-    `| Developer API | ${limits.devMessagesPerMin} messages per minute per key | \`POST /v1/me/messages\` |`,
-  ].join("\n");
-}
-
-const tagDescriptions: Record<string, string> = {
-  Messaging: "Send, read history, receipts, typing, reactions, voice audio.",
-  Proposals: "Consequential actions go through a card the person approves or rejects.",
-  Events: "Long-poll and webhook configuration. The event types are under *Webhooks*.",
-  Profile: "The agent's own profile and requested scopes.",
-  "Person records": "A person's tasks, reminders, calendar events and notes (read-only).",
-  Email: "Email threads with people who granted the email scopes.",
-  Feed: "The agent's posts in its feed.",
-  "Developer API": "A key owner posts into their own self chat.",
-  "Event types": "What each event's payload carries, as delivered to a webhook.",
-  Service: "Unauthenticated endpoints.",
-};
-
 /** Which API a document describes; `"all"`: both, in one (the registry tests read that one). */
 export type OpenApiScope = "agent" | "dev" | "all";
-
-/** Answered by the HTTP edge to any request it cannot read, before a route runs. */
-const edgeErrors = (): Json => ({
-  "4XX": {
-    description: "`malformed_request` (400), `headers_too_large` (431)",
-    content: { "application/json": { schema: ref("ApiError") } },
-  },
-});
 
 /** Components nothing in the document reaches are left out (each document carries its own). */
 function reachable(document: Json, schemas: Record<string, Json>): Record<string, Json> {
@@ -669,17 +367,6 @@ const securitySchemes = {
       "Developer API. Send `Authorization: Bearer dev:<key>`: the bearer value is the key **with its `dev:` prefix** (for example `dev:sbdk_…`).",
   },
 } as const;
-
-function devDescription(limits: ServiceLimits): string {
-  return [
-    "The **Developer API** (`/v1`) of Switchboard: a developer key's owner posts into their own",
-    "self chat. It takes `Authorization: Bearer dev:<key>`. Every error answers the envelope",
-    "`{ error: { code, message, issues?, retryAfterSeconds? } }`. The Agent API has its own",
-    "document at `/api/agent/v1/openapi.json`.",
-    "",
-    `Limit: ${limits.devMessagesPerMin} messages per minute per key.`,
-  ].join("\n");
-}
 
 /**
  * The OpenAPI document of one API (`agent`, with its webhooks; `dev`), or of both (`all`).

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addContact, removeContact } from "../contacts/contacts";
-import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { getAgentUsage } from "../limits/charge-send";
 import { createRecord, listOwnRecords } from "../records/person-records";
-import { createTestDeps } from "../testing";
+import { codeOf, createTestDeps } from "../testing";
 import { decideAction, expireAction } from "./decide-action";
 import { getAgentAction, listAgentActions, setAutoExecute } from "./list-actions";
 import { proposeAction } from "./propose-action";
@@ -16,16 +15,6 @@ beforeAll(async () => {
   t = await createTestDeps({ env: { LIMIT_PENDING_PROPOSALS: "2" } });
 });
 afterAll(() => t.close());
-
-async function failure(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "ok";
-  } catch (error) {
-    if (error instanceof CoreError) return error.code;
-    throw error;
-  }
-}
 
 async function setup(grant = ["messages:read", "messages:write", "tasks:write", "notes:write"]) {
   const owner = await createUser(t.deps, {});
@@ -80,28 +69,28 @@ describe("proposing", () => {
   it("refuses bad expiry, bad skill payloads, missing skill scopes and too many pending", async () => {
     const { propose, agent } = await setup(["messages:read", "messages:write"]);
     const at = (ms: number) => new Date(t.clock.now().getTime() + ms).toISOString();
-    expect(await failure(propose({ kind: "k", expiresAt: at(59_000) }))).toBe("invalid_expiry");
-    expect(await failure(propose({ kind: "k", expiresAt: at(7 * 24 * 3600_000 + 1000) }))).toBe(
+    expect(await codeOf(propose({ kind: "k", expiresAt: at(59_000) }))).toBe("invalid_expiry");
+    expect(await codeOf(propose({ kind: "k", expiresAt: at(7 * 24 * 3600_000 + 1000) }))).toBe(
       "invalid_expiry",
     );
     expect(
-      await failure(propose({ skill: "create_task", payload: { title: "x", colour: "red" } })),
+      await codeOf(propose({ skill: "create_task", payload: { title: "x", colour: "red" } })),
     ).toBe("invalid_payload");
-    expect(await failure(propose({ skill: "create_task", payload: {} }))).toBe("invalid_payload");
-    expect(await failure(propose({ skill: "create_task", payload: { title: "x" } }))).toBe(
+    expect(await codeOf(propose({ skill: "create_task", payload: {} }))).toBe("invalid_payload");
+    expect(await codeOf(propose({ skill: "create_task", payload: { title: "x" } }))).toBe(
       "scope_not_granted",
     );
     // A missing skill scope is a refused send, counted toward the daily ceiling.
     expect((await getAgentUsage(t.deps, agent.id)).usage.refused).toBe(1);
-    expect(await failure(propose({ kind: "a", expiresAt: at(60_000) }))).toBe("ok");
-    expect(await failure(propose({ kind: "b" }))).toBe("ok");
-    expect(await failure(propose({ kind: "c" }))).toBe("too_many_pending");
+    expect(await codeOf(propose({ kind: "a", expiresAt: at(60_000) }))).toBe("ok");
+    expect(await codeOf(propose({ kind: "b" }))).toBe("ok");
+    expect(await codeOf(propose({ kind: "c" }))).toBe("too_many_pending");
   });
 
   it("holds the pending limit under concurrent proposals", async () => {
     const { propose, agent, conversationId } = await setup();
     const outcomes = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => failure(propose({ kind: `race.${i}` }))),
+      Array.from({ length: 8 }, (_, i) => codeOf(propose({ kind: `race.${i}` }))),
     );
     expect(outcomes.filter((o) => o === "ok")).toHaveLength(2);
     expect(outcomes.filter((o) => o === "too_many_pending")).toHaveLength(6);
@@ -116,12 +105,12 @@ describe("deciding", () => {
     const stranger = await createUser(t.deps, {});
     const { action } = await propose({ kind: "pay.invoice", payload: { amount: 10 } });
     expect(
-      await failure(
+      await codeOf(
         decideAction(t.deps, { userRef: stranger.id, actionId: action.id, approve: true }),
       ),
     ).toBe("not_found");
     expect(
-      await failure(
+      await codeOf(
         decideAction(t.deps, {
           userRef: person.id,
           actionId: action.id,
@@ -142,7 +131,7 @@ describe("deciding", () => {
       resolvedAt: expect.any(String),
     });
     expect(
-      await failure(
+      await codeOf(
         decideAction(t.deps, { userRef: person.id, actionId: action.id, approve: false }),
       ),
     ).toBe("conflict");
@@ -161,7 +150,7 @@ describe("deciding", () => {
     const { propose, person, agent, events } = await setup();
     const { action } = await propose({ kind: "pay.invoice", payload: { amount: 10 } });
     const decide = (rejection: unknown, approve = false) =>
-      failure(
+      codeOf(
         decideAction(t.deps, {
           userRef: person.id,
           actionId: action.id,
@@ -210,7 +199,7 @@ describe("deciding", () => {
     const { action: pending } = await propose({ kind: "pay.invoice", payload: { amount: 3 } });
     await removeContact(t.deps, person.id, agent.id);
     expect(
-      await failure(
+      await codeOf(
         decideAction(t.deps, { userRef: person.id, actionId: pending.id, approve: true }),
       ),
     ).toBe("conflict");
@@ -237,7 +226,7 @@ describe("deciding", () => {
     expect(await expireAction(t.deps, action.id)).toBe("rescheduled");
     t.clock.advance(120_000);
     expect(
-      await failure(
+      await codeOf(
         decideAction(t.deps, { userRef: person.id, actionId: action.id, approve: true }),
       ),
     ).toBe("conflict");
@@ -284,7 +273,7 @@ describe("platform skills", () => {
       execution: { status: "failed", error: expect.stringContaining(elsewhere.id) },
     });
     expect(
-      await failure(
+      await codeOf(
         decideAction(t.deps, {
           userRef: person.id,
           actionId: (await propose({ skill: "create_task", payload: { title: "t" } })).action.id,
@@ -297,7 +286,7 @@ describe("platform skills", () => {
 
   it("auto-executes an enabled create skill with no card decision and no action event", async () => {
     const { propose, person, agent, events } = await setup();
-    expect(await failure(setAutoExecute(t.deps, person.id, agent.id, "update_task", true))).toBe(
+    expect(await codeOf(setAutoExecute(t.deps, person.id, agent.id, "update_task", true))).toBe(
       "validation_error",
     );
     await setAutoExecute(t.deps, person.id, agent.id, "create_note", true);

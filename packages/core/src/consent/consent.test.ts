@@ -9,7 +9,6 @@ import {
   removeContact,
   setGrant,
 } from "../contacts/contacts";
-import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent, updateAgentMe } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
@@ -18,7 +17,7 @@ import { listAgentConversations } from "../messaging/list-agent-conversations";
 import { listAgentMessages } from "../messaging/list-agent-messages";
 import { sendAgentMessage } from "../messaging/send-agent-message";
 import { sendPersonMessage } from "../messaging/send-person-message";
-import { codeOf, createTestDeps } from "../testing";
+import { codeOf, coreFailure, createTestDeps } from "../testing";
 import { checkAgentAccess } from "./access";
 import { blockAgent, setInitiation, unblockAgent } from "./agent-settings";
 
@@ -27,16 +26,6 @@ beforeAll(async () => {
   t = await createTestDeps();
 });
 afterAll(() => t.close());
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CoreError) return error;
-    throw error;
-  }
-  throw new Error("expected a CoreError, but the call succeeded");
-}
 
 const ALL: AgentScope[] = ["messages:read", "messages:write", "tasks:read"];
 
@@ -64,9 +53,9 @@ const history = (agentId: string, conversationId: string) =>
 describe("adding an agent through the consent card", () => {
   it("grants only requested scopes, in consent-card order, and tells the agent contact.added", async () => {
     const { person, agent } = await setup();
-    const refused = await failure(addContact(t.deps, person.id, agent.id, ["calls:read"]));
-    expect(refused.code).toBe("validation_error");
-    expect(refused.details.issues?.[0]?.path).toBe("grant");
+    const refused = await coreFailure(addContact(t.deps, person.id, agent.id, ["calls:read"]));
+    expect(refused?.code).toBe("validation_error");
+    expect(refused?.details.issues?.[0]?.path).toBe("grant");
     expect(await codeOf(addContact(t.deps, person.id, agent.id, ["bogus:scope"]))).toBe(
       "validation_error",
     );
@@ -124,8 +113,8 @@ describe("adding an agent through the consent card", () => {
 
   it("respects request privacy: everyone, nobody (owner only), contacts of contacts", async () => {
     const nobody = await setup("nobody");
-    const closed = await failure(addContact(t.deps, nobody.person.id, nobody.agent.id, []));
-    expect([closed.code, closed.message]).toEqual([
+    const closed = await coreFailure(addContact(t.deps, nobody.person.id, nobody.agent.id, []));
+    expect([closed?.code, closed?.message]).toEqual([
       "forbidden",
       expect.stringContaining("only its owner"),
     ]);
@@ -133,7 +122,7 @@ describe("adding an agent through the consent card", () => {
 
     const { owner, person, agent } = await setup("contacts_of_contacts");
     const friend = await createUser(t.deps, { displayName: "Friend" });
-    expect((await failure(addContact(t.deps, person.id, agent.id, []))).message).toContain(
+    expect((await coreFailure(addContact(t.deps, person.id, agent.id, [])))?.message).toContain(
       "contacts of its contacts",
     );
     // A contact who has not added the agent does not open the way.
@@ -252,8 +241,8 @@ describe("the access check", () => {
     await unblockAgent(t.deps, person.id, agent.id);
     expect(await codeOf(send(agent.id, to))).toBe("not_a_contact");
     await addContact(t.deps, person.id, agent.id, ["messages:read"]);
-    const scope = await failure(send(agent.id, to));
-    expect([scope.code, scope.details.scope]).toEqual(["scope_not_granted", "messages:write"]);
+    const scope = await coreFailure(send(agent.id, to));
+    expect([scope?.code, scope?.details.scope]).toEqual(["scope_not_granted", "messages:write"]);
     await setGrant(t.deps, person.id, agent.id, ["messages:read", "messages:write"]);
     expect(await codeOf(send(agent.id, to))).toBe("reply_window_closed");
     await setInitiation(t.deps, person.id, agent.id, "any");

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addContact } from "../contacts/contacts";
-import { CoreError } from "../errors";
 import { assertAgentActive, authenticateAgent, mintAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
-import { createTestDeps } from "../testing";
+import { coreFailure, createTestDeps } from "../testing";
 import { chargeSend, getAgentUsage, recordRefusedSend } from "./charge-send";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
@@ -31,19 +30,9 @@ async function newAgent() {
 const charge = (agentId: string, recipientId: string | null, proposal = false) =>
   t.deps.db.transaction((tx) => chargeSend(tx, t.deps, { agentId, recipientId, proposal }));
 
-async function failure(promise: Promise<unknown>): Promise<CoreError | null> {
-  try {
-    await promise;
-    return null;
-  } catch (error) {
-    if (error instanceof CoreError) return error;
-    throw error;
-  }
-}
-
 async function pauseMessage(token: string): Promise<string | null> {
   const principal = await authenticateAgent(t.deps, token);
-  const error = await failure((async () => assertAgentActive(principal))());
+  const error = await coreFailure((async () => assertAgentActive(principal))());
   return error?.code === "agent_paused" ? error.message : null;
 }
 
@@ -57,22 +46,22 @@ describe("per-minute limits", () => {
         throw new Error("the send failed after charging");
       })
       .catch(() => {});
-    for (let i = 0; i < 4; i++) expect(await failure(charge(agentId, null))).toBeNull();
-    const limited = await failure(charge(agentId, null));
+    for (let i = 0; i < 4; i++) expect(await coreFailure(charge(agentId, null))).toBeNull();
+    const limited = await coreFailure(charge(agentId, null));
     expect(limited?.code).toBe("rate_limited");
     expect(limited?.details.retryAfterSeconds).toBe(55);
     expect(limited?.rate).toMatchObject({ limit: 4, remaining: 0, resetSeconds: 55 });
     t.clock.set("2026-06-01T09:01:00Z");
-    expect(await failure(charge(agentId, null))).toBeNull();
+    expect(await coreFailure(charge(agentId, null))).toBeNull();
   });
 
   it("allows LIMIT_PER_RECIPIENT_PER_MIN sends to one person, then conversation_rate_limited", async () => {
     t.clock.set("2026-06-01T10:00:00Z");
     const { agentId } = await newAgent();
-    expect(await failure(charge(agentId, "usr_a"))).toBeNull();
-    expect(await failure(charge(agentId, "usr_a"))).toBeNull();
-    expect((await failure(charge(agentId, "usr_a")))?.code).toBe("conversation_rate_limited");
-    expect(await failure(charge(agentId, "usr_b"))).toBeNull();
+    expect(await coreFailure(charge(agentId, "usr_a"))).toBeNull();
+    expect(await coreFailure(charge(agentId, "usr_a"))).toBeNull();
+    expect((await coreFailure(charge(agentId, "usr_a")))?.code).toBe("conversation_rate_limited");
+    expect(await coreFailure(charge(agentId, "usr_b"))).toBeNull();
   });
 });
 

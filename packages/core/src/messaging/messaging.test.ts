@@ -17,7 +17,6 @@ import { loadConfig } from "../config";
 import { blockAgent, setInitiation } from "../consent/agent-settings";
 import { addContact, removeContact, setGrant } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
-import { CoreError } from "../errors";
 import { notifyTopics, userTopic } from "../events/notifier";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
@@ -36,7 +35,7 @@ import {
   webmBytes,
   webpBytes,
 } from "../objects/test-media";
-import { codeOf, createTestDeps } from "../testing";
+import { codeOf, coreFailure, createTestDeps } from "../testing";
 import { addReaction } from "./add-reaction";
 import { getMessageAudio } from "./get-message-audio";
 import { getPersonMessageMedia } from "./get-person-message-media";
@@ -60,16 +59,6 @@ beforeAll(async () => {
   t = await createTestDeps();
 });
 afterAll(() => t.close());
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CoreError) return error;
-    throw error;
-  }
-  throw new Error("expected a CoreError, but the call succeeded");
-}
 
 async function chat(grant: AgentScope[] = ["messages:read", "messages:write"]) {
   const owner = await createUser(t.deps, {});
@@ -208,15 +197,17 @@ describe("an agent sends", () => {
         await codeOf(send({ type: "voice", content: "v", audioData, audioDuration: "1" })),
         audioData,
       ).toBe("invalid_audio");
-    const image = await failure(
+    const image = await coreFailure(
       send({ type: "image", content: "i", imageData: dataUrl("image/png", oggBytes()) }),
     );
-    expect([image.code, image.details.issues?.[0]?.path]).toEqual([
+    expect([image?.code, image?.details.issues?.[0]?.path]).toEqual([
       "validation_error",
       "imageData",
     ]);
-    const reply = await failure(send({ type: "text", content: "re", replyToId: "msg_elsewhere" }));
-    expect([reply.code, reply.details.issues?.[0]?.path]).toEqual([
+    const reply = await coreFailure(
+      send({ type: "text", content: "re", replyToId: "msg_elsewhere" }),
+    );
+    expect([reply?.code, reply?.details.issues?.[0]?.path]).toEqual([
       "validation_error",
       "replyToId",
     ]);
@@ -529,8 +520,8 @@ describe("receipts, typing and reactions", () => {
       () => addReaction(t.deps, agent.id, message.id, "👍"),
       () => removeReaction(t.deps, agent.id, message.id, "👍"),
     ]) {
-      const refused = await failure(call());
-      expect([refused.code, refused.details.scope]).toEqual([
+      const refused = await coreFailure(call());
+      expect([refused?.code, refused?.details.scope]).toEqual([
         "scope_not_granted",
         "messages:write",
       ]);
@@ -568,8 +559,8 @@ describe("voice audio", () => {
     expect(await getMessageAudio(t.deps, agent.id, own.id)).toMatchObject({
       mimeType: "audio/wav",
     });
-    const denied = await failure(getMessageAudio(t.deps, agent.id, theirs.id));
-    expect([denied.code, denied.details.scope]).toEqual(["scope_not_granted", "messages:read"]);
+    const denied = await coreFailure(getMessageAudio(t.deps, agent.id, theirs.id));
+    expect([denied?.code, denied?.details.scope]).toEqual(["scope_not_granted", "messages:read"]);
     await setGrant(t.deps, person.id, agent.id, ["messages:read"]);
     const audio = await getMessageAudio(t.deps, agent.id, theirs.id);
     expect([audio.mimeType, audio.bytes.equals(webmBytes())]).toEqual(["audio/webm", true]);
@@ -717,10 +708,10 @@ describe("a person writes", () => {
         sendPersonMessage(t.deps, person.id, "800-000-000", { type: "text", content: "hi" }),
       ),
     ).toBe("not_found");
-    const invalid = await failure(
+    const invalid = await coreFailure(
       sendPersonMessage(t.deps, person.id, agent.id, { type: "image" }),
     );
-    expect([invalid.code, invalid.details.issues?.map((i) => i.path)]).toEqual([
+    expect([invalid?.code, invalid?.details.issues?.map((i) => i.path)]).toEqual([
       "validation_error",
       ["imageData"],
     ]);

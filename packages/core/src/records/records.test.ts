@@ -1,12 +1,11 @@
 import { schema } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CoreError } from "../errors";
 import { readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { newId } from "../ids";
-import { createTestDeps } from "../testing";
+import { codeOf, createTestDeps } from "../testing";
 import { applySkill } from "./apply-skill";
 import { fireRecordDue } from "./fire-record-due";
 import {
@@ -28,16 +27,6 @@ const dueJobs = async (type: string, id: string) =>
   (
     await t.deps.sql`select run_at from graphile_worker.jobs where key = ${`due:${type}:${id}`}`
   ).map((r) => new Date(r.run_at as string).toISOString());
-
-async function failure(promise: Promise<unknown>) {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof CoreError) return error.code;
-    throw error;
-  }
-  return "ok";
-}
 
 describe("a person's records", () => {
   it("creates each type with exactly the projection fields, lists newest first without archived", async () => {
@@ -84,7 +73,7 @@ describe("a person's records", () => {
     ]);
     await archiveOwnRecord(t.deps, user.id, "task", later.id);
     expect((await listOwnRecords(t.deps, user.id, "task")).map((r) => r.id)).toEqual([task.id]);
-    expect(await failure(createRecord(t.deps, user.id, "task", { title: "x", color: "red" }))).toBe(
+    expect(await codeOf(createRecord(t.deps, user.id, "task", { title: "x", color: "red" }))).toBe(
       "validation_error",
     );
   });
@@ -122,7 +111,7 @@ describe("a person's records", () => {
     });
     await deleteOwnRecord(t.deps, owner.id, "task", task.id);
     expect(await listOwnRecords(t.deps, owner.id, "task")).toEqual([]);
-    expect(await failure(deleteOwnRecord(t.deps, owner.id, "task", task.id))).toBe("not_found");
+    expect(await codeOf(deleteOwnRecord(t.deps, owner.id, "task", task.id))).toBe("not_found");
   });
 });
 

@@ -1,6 +1,6 @@
 import ui from "~/components/ui/layout.module.css";
 import { HydrateClient, trpc } from "~/trpc/server";
-import { CallList } from "./call-list";
+import { CallList } from "./_components/call-list";
 import styles from "./calls.module.css";
 
 export default function CallsPage() {

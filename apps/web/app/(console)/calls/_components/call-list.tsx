@@ -8,7 +8,7 @@ import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
-import styles from "./calls.module.css";
+import styles from "../calls.module.css";
 
 /** The person's calls (kept live by the console: an ended call appears without a reload). */
 export function CallList() {
