@@ -104,7 +104,9 @@ test("a person emails the agent; it hears, lists, reads (marking read) and repli
       content: "Found one: 9 am, 40 EUR.",
     }),
   });
-  const [inbox] = await listPersonEmailThreads(deps(), person.id);
+  const {
+    threads: [inbox],
+  } = await listPersonEmailThreads(deps(), person.id);
   expect(inbox).toMatchObject({ id: sent.threadId, unreadCount: 1, lastMessage: reply.message });
 
   const started = await api.post("/emails", {

@@ -682,7 +682,9 @@ describe("email", () => {
       "--content",
       "Hi both",
     );
-    const [listed] = await listPersonEmailThreads(t.deps, friend.id);
+    const {
+      threads: [listed],
+    } = await listPersonEmailThreads(t.deps, friend.id);
     expect(listed).toMatchObject({ id: group.out.threadId, isGroup: true, subject: "All of us" });
 
     expect((await email("--to", agent.num, "--content", "no subject")).err.error.code).toBe(

@@ -42,6 +42,8 @@ export {
   getPersonEmailThread,
   listPersonEmailThreads,
   markEmailThreadReadByPerson,
+  PERSON_INBOX_PAGE,
+  PERSON_THREAD_PAGE,
 } from "./email/person-inbox";
 export { replyAgentEmail } from "./email/reply-agent-email";
 export { sendAgentEmail } from "./email/send-agent-email";

@@ -28,9 +28,10 @@ const rereads: Record<string, (trpc: TRPC, id: string) => QueryFilters[]> = {
   ],
   // Contacts and their settings: every chat view, and the feed (whose posts reach whom).
   chats: (trpc) => [trpc.chats.pathFilter(), trpc.feed.pathFilter()],
+  // An email or a read mark: the thread's loaded pages, and the inbox's.
   thread: (trpc, id) => [
-    trpc.inbox.thread.queryFilter({ threadId: id }),
-    trpc.inbox.list.queryFilter(),
+    trpc.inbox.thread.infiniteQueryFilter({ threadId: id }),
+    trpc.inbox.list.infiniteQueryFilter({}),
   ],
   records: (trpc) => [trpc.records.pathFilter()],
   feed: (trpc) => [trpc.feed.pathFilter()],

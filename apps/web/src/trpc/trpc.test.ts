@@ -613,7 +613,9 @@ describe("inbox", () => {
       subject: "Lunch?",
       content: "Noon at the usual place?",
     });
-    const [listed] = await ben.session.inbox.list.query();
+    const {
+      threads: [listed],
+    } = await ben.session.inbox.list.query();
     expect(listed).toMatchObject({
       id: sent.threadId,
       subject: "Lunch?",
@@ -625,11 +627,11 @@ describe("inbox", () => {
     const page = await ben.session.inbox.thread.query({ threadId: sent.threadId });
     expect(page.messages.map((m) => m.content)).toEqual(["Noon at the usual place?"]);
     await ben.session.inbox.markRead.mutate({ threadId: sent.threadId });
-    expect((await ben.session.inbox.list.query())[0]?.unreadCount).toBe(0);
+    expect((await ben.session.inbox.list.query()).threads[0]?.unreadCount).toBe(0);
     await ben.session.inbox.send.mutate({ threadId: sent.threadId, content: "Yes!" });
-    expect((await ann.session.inbox.list.query())[0]?.unreadCount).toBe(1);
+    expect((await ann.session.inbox.list.query()).threads[0]?.unreadCount).toBe(1);
 
-    expect(await cat.session.inbox.list.query()).toEqual([]);
+    expect(await cat.session.inbox.list.query()).toEqual({ threads: [], hasMore: false });
     // Each call is made only when it is awaited, so no refusal goes unhandled meanwhile.
     for (const call of [
       () => cat.session.inbox.thread.query({ threadId: sent.threadId }),

@@ -108,7 +108,9 @@ describe("the agent emails a person", () => {
       sent.thread,
     ]);
 
-    const [listed] = await listPersonEmailThreads(t.deps, person.id);
+    const {
+      threads: [listed],
+    } = await listPersonEmailThreads(t.deps, person.id);
     expect(listed).toMatchObject({
       id: sent.thread.id,
       subject: "Your booking",
@@ -117,7 +119,7 @@ describe("the agent emails a person", () => {
       unreadCount: 1,
     });
     await markEmailThreadReadByPerson(t.deps, person.id, sent.thread.id);
-    expect((await listPersonEmailThreads(t.deps, person.id))[0]?.unreadCount).toBe(0);
+    expect((await listPersonEmailThreads(t.deps, person.id)).threads[0]?.unreadCount).toBe(0);
     // The agent's own email emits nothing to it.
     expect(await emailEvents(agent.id)).toEqual([]);
     // Every email counts as a message.
@@ -288,8 +290,8 @@ describe("limits count emails as messages", () => {
     // A third to the same person this minute, new thread or group alike: refused, and stored nothing.
     expect(await email([target.num])).toBe("conversation_rate_limited");
     expect(await email([other.num, target.num])).toBe("conversation_rate_limited");
-    expect(await listPersonEmailThreads(t.deps, target.id)).toHaveLength(2);
-    expect(await listPersonEmailThreads(t.deps, other.id)).toHaveLength(0);
+    expect((await listPersonEmailThreads(t.deps, target.id)).threads).toHaveLength(2);
+    expect((await listPersonEmailThreads(t.deps, other.id)).threads).toHaveLength(0);
     // Across recipients: 5 a minute (the refused ones used up nothing).
     const group = await sendPersonEmail(d, sender.id, {
       to: [other.num, third.num],
@@ -299,7 +301,7 @@ describe("limits count emails as messages", () => {
     expect(await email([], group.threadId)).toBe("ok");
     expect(await email([fourth.num])).toBe("ok");
     expect(await email([fifth.num])).toBe("rate_limited");
-    expect(await listPersonEmailThreads(t.deps, fifth.id)).toHaveLength(0);
+    expect((await listPersonEmailThreads(t.deps, fifth.id)).threads).toHaveLength(0);
     t.clock.advance(60_000);
     expect(await email([target.num])).toBe("ok");
   });
@@ -480,7 +482,9 @@ describe("a person's email", () => {
       subject: "Dinner plans",
       content: "Who is in?",
     });
-    const [friendsView] = await listPersonEmailThreads(t.deps, friend.id);
+    const {
+      threads: [friendsView],
+    } = await listPersonEmailThreads(t.deps, friend.id);
     expect(friendsView).toMatchObject({
       id: sent.threadId,
       isGroup: true,
@@ -495,8 +499,8 @@ describe("a person's email", () => {
       threadId: sent.threadId,
       content: "Me!",
     });
-    expect((await listPersonEmailThreads(t.deps, person.id))[0]?.unreadCount).toBe(1);
-    expect((await listPersonEmailThreads(t.deps, friend.id))[0]?.unreadCount).toBe(1);
+    expect((await listPersonEmailThreads(t.deps, person.id)).threads[0]?.unreadCount).toBe(1);
+    expect((await listPersonEmailThreads(t.deps, friend.id)).threads[0]?.unreadCount).toBe(1);
     expect(answer.message.content).toBe("Me!");
     // The agent is a member, but the Agent API neither lists nor opens group threads: it hears
     // of neither email (an event would name a thread it gets `400 unsupported` for).
@@ -571,13 +575,15 @@ describe("a person's email", () => {
       subject: "Two",
       content: "2",
     });
-    expect((await listPersonEmailThreads(t.deps, a.id)).map((x) => x.id)).toEqual([
+    expect((await listPersonEmailThreads(t.deps, a.id)).threads.map((x) => x.id)).toEqual([
       second.threadId,
       first.threadId,
     ]);
     t.clock.advance(1000);
     await sendPersonEmail(t.deps, b.id, { threadId: first.threadId, content: "re: 1" });
-    expect((await listPersonEmailThreads(t.deps, a.id)).map((x) => [x.id, x.unreadCount])).toEqual([
+    expect(
+      (await listPersonEmailThreads(t.deps, a.id)).threads.map((x) => [x.id, x.unreadCount]),
+    ).toEqual([
       [first.threadId, 1],
       [second.threadId, 1],
     ]);

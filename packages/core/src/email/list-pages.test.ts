@@ -14,7 +14,7 @@ import { listAgentConversations } from "../messaging/list-agent-conversations";
 import { codeOf, createTestDeps } from "../testing";
 import { getAgentEmailThread } from "./get-agent-email-thread";
 import { listAgentEmails } from "./list-agent-emails";
-import { getPersonEmailThread } from "./person-inbox";
+import { getPersonEmailThread, listPersonEmailThreads } from "./person-inbox";
 import { replyAgentEmail } from "./reply-agent-email";
 import { sendAgentEmail } from "./send-agent-email";
 
@@ -131,4 +131,68 @@ it("pages conversations, email threads and a thread's emails with limit, before 
   for (const limit of ["0", "101", "x"])
     expect(AgentConversationsQuery.safeParse({ limit }).success, limit).toBe(false);
   expect(AgentEmailThreadQuery.parse({})).toEqual({ limit: 50 });
+});
+
+it("pages a person's inbox, newest activity first, with before and hasMore", async () => {
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, {
+    ownerId: owner.id,
+    displayName: "Writer",
+    requestedScopes: [...scopes],
+  });
+  const person = await createUser(t.deps, { displayName: "Reader" });
+  const stranger = await createUser(t.deps, { displayName: "Stranger" });
+  await addContact(t.deps, person.id, agent.id, [...scopes]);
+  await addContact(t.deps, stranger.id, agent.id, [...scopes]);
+  const ids: string[] = [];
+  for (const subject of ["One", "Two", "Three"]) {
+    t.clock.advance(120_000);
+    const sent = await sendAgentEmail(
+      t.deps,
+      { agentId: agent.id },
+      {
+        to: person.num,
+        subject,
+        content: subject,
+      },
+    );
+    ids.push(sent.thread.id);
+  }
+  // "One" gets the newest email: it moves to the top.
+  t.clock.advance(120_000);
+  await replyAgentEmail(t.deps, { agentId: agent.id }, ids[0] as string, { content: "again" });
+
+  const subjects = (page: Awaited<ReturnType<typeof listPersonEmailThreads>>) => [
+    page.threads.map((thread) => thread.subject),
+    page.hasMore,
+  ];
+  const first = await listPersonEmailThreads(t.deps, person.id, { limit: 2 });
+  expect(subjects(first)).toEqual([["One", "Three"], true]);
+  const next = await listPersonEmailThreads(t.deps, person.id, {
+    limit: 2,
+    before: first.threads.at(-1)?.id,
+  });
+  expect(subjects(next)).toEqual([["Two"], false]);
+  expect(subjects(await listPersonEmailThreads(t.deps, person.id))).toEqual([
+    ["One", "Three", "Two"],
+    false,
+  ]);
+  // A `before` that is not one of the person's threads is not found, never an empty page.
+  const strangers = await sendAgentEmail(
+    t.deps,
+    { agentId: agent.id },
+    {
+      to: stranger.num,
+      subject: "Theirs",
+      content: "x",
+    },
+  );
+  expect(
+    await codeOf(
+      listPersonEmailThreads(t.deps, person.id, { limit: 2, before: strangers.thread.id }),
+    ),
+  ).toBe("not_found");
+  expect(
+    await codeOf(listPersonEmailThreads(t.deps, person.id, { limit: 2, before: "eth_x" })),
+  ).toBe("not_found");
 });

@@ -9,13 +9,22 @@ import { markThreadRead, readThreadEmailPage } from "./threads";
 /** The emails a person's thread view opens with: the newest, oldest first. */
 export const PERSON_THREAD_PAGE = 100;
 
-/** A person's inbox: every thread they are in, with agents and people, newest activity first. */
+/** The threads a person's inbox reads at a time. */
+export const PERSON_INBOX_PAGE = 50;
+
+/**
+ * A page of a person's inbox: `limit` of their threads, with agents and people, newest activity
+ * first, after the thread `before` (404 unless it is one of theirs), and whether more follow.
+ */
 export async function listPersonEmailThreads(
   deps: CoreDeps,
   userRef: string,
-): Promise<PersonEmailThread[]> {
+  page: { limit: number; before?: string | undefined } = { limit: PERSON_INBOX_PAGE },
+): Promise<{ threads: PersonEmailThread[]; hasMore: boolean }> {
   const user = await findUser(deps, userRef);
-  return readPersonThreads(deps, user.id);
+  if (page.before !== undefined) await findPersonThread(deps, user.id, page.before);
+  const rows = await readPersonThreads(deps, user.id, { ...page, limit: page.limit + 1 });
+  return { threads: rows.slice(0, page.limit), hasMore: rows.length > page.limit };
 }
 
 /**
@@ -26,10 +35,10 @@ export async function getPersonEmailThread(
   deps: CoreDeps,
   userRef: string,
   threadId: string,
-  page: { limit: number; before?: string } = { limit: PERSON_THREAD_PAGE },
+  page: { limit: number; before?: string | undefined } = { limit: PERSON_THREAD_PAGE },
 ): Promise<PersonEmailThreadPage> {
   const user = await findUser(deps, userRef);
-  const [thread] = await readPersonThreads(deps, user.id, threadId);
+  const [thread] = await readPersonThreads(deps, user.id, { threadId });
   if (!thread) throw new CoreError("not_found", `No email thread ${threadId}`);
   const { emails, hasMore } = await readThreadEmailPage(deps, threadId, page);
   return { thread, messages: emails, hasMore };

@@ -9,16 +9,16 @@ import { toEmailMessage } from "./email-shape";
 const { emailMessages, emailParticipants, emailThreads, users } = schema;
 
 /**
- * A person's threads (all, or one), newest activity first, as their inbox shows them: everyone
- * else in each, the last email, and the emails from others after their read mark. A person
- * always sees their own threads in full.
+ * A person's threads (one by id, or a page: `limit` after the thread `before` in list order),
+ * newest activity first, as their inbox shows them: everyone else in each, the last email, and
+ * the emails from others after their read mark. A person always sees their own threads in full.
  */
 export async function readPersonThreads(
   deps: CoreDeps,
   userId: string,
-  threadId?: string,
+  which: { threadId: string } | { limit: number; before?: string | undefined },
 ): Promise<PersonEmailThread[]> {
-  const rows = await deps.db
+  const query = deps.db
     .select({
       thread: emailThreads,
       unreadCount: sql<number>`(
@@ -33,10 +33,15 @@ export async function readPersonThreads(
     .where(
       and(
         eq(emailParticipants.userId, userId),
-        threadId ? eq(emailThreads.id, threadId) : undefined,
+        "threadId" in which ? eq(emailThreads.id, which.threadId) : undefined,
+        // Compared in the database: the timestamp keeps microseconds a Date would drop.
+        "before" in which && which.before !== undefined
+          ? sql`(${emailThreads.lastMessageAt}, ${emailThreads.id}) < (select t.last_message_at, t.id from email_threads t where t.id = ${which.before})`
+          : undefined,
       ),
     )
     .orderBy(desc(emailThreads.lastMessageAt), desc(emailThreads.id));
+  const rows = await ("limit" in which ? query.limit(which.limit) : query);
   const ids = rows.map((r) => r.thread.id);
   if (ids.length === 0) return [];
   const others = await deps.db

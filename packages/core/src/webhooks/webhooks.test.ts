@@ -560,7 +560,7 @@ describe("warn before disabling", () => {
     for (let n = 0; n < 4; n++) await emit(agent.id, n);
     const ids = await deliveryIds(agent.id);
     const inbox = async () =>
-      (await listPersonEmailThreads(t.deps, owner.id)).map((thread) => thread.subject);
+      (await listPersonEmailThreads(t.deps, owner.id)).threads.map((thread) => thread.subject);
 
     // WEBHOOK_DISABLE_AFTER is 4 here: the owner is warned at 2 failures in a row.
     await deliverWebhook(t.deps, ids[0] as number);
@@ -582,7 +582,7 @@ describe("warn before disabling", () => {
     t.clock.advance(1000);
     await deliverWebhook(t.deps, ids[3] as number);
     expect(await getWebhook(t.deps, agent.id)).toMatchObject({ state: "disabled" });
-    const threads = await listPersonEmailThreads(t.deps, owner.id);
+    const { threads } = await listPersonEmailThreads(t.deps, owner.id);
     expect(threads.map((thread) => thread.subject)).toEqual([
       "Your agent's webhook was turned off: Flaky",
       "Your agent's webhook is failing: Flaky",

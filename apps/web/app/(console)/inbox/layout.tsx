@@ -1,11 +1,11 @@
 import type { ReactNode } from "react";
-import { HydrateClient, trpc } from "~/trpc/server";
+import { firstPageOnly, HydrateClient, trpc } from "~/trpc/server";
 import { InboxShell } from "./_components/inbox-shell";
 
-/** Inbox: the person's email threads beside the one open (or the compose form). */
+/** Inbox: the person's email threads (their first page) beside the one open (or the compose form). */
 export default function InboxLayout({ children }: { children: ReactNode }) {
   return (
-    <HydrateClient queries={[trpc.inbox.list.queryOptions()]}>
+    <HydrateClient queries={[trpc.inbox.list.infiniteQueryOptions({}, firstPageOnly)]}>
       <InboxShell>{children}</InboxShell>
     </HydrateClient>
   );

@@ -1,7 +1,7 @@
-import { HydrateClient, trpc } from "~/trpc/server";
+import { firstPageOnly, HydrateClient, trpc } from "~/trpc/server";
 import { ThreadView } from "../_components/thread-view";
 
-/** One email thread, rendered with its emails read on the server. */
+/** One email thread, rendered with its newest emails read on the server. */
 export default async function EmailThreadPage({
   params,
 }: {
@@ -9,7 +9,7 @@ export default async function EmailThreadPage({
 }) {
   const { threadId } = await params;
   return (
-    <HydrateClient queries={[trpc.inbox.thread.queryOptions({ threadId })]}>
+    <HydrateClient queries={[trpc.inbox.thread.infiniteQueryOptions({ threadId }, firstPageOnly)]}>
       <ThreadView threadId={threadId} />
     </HydrateClient>
   );

@@ -1,11 +1,12 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { markdownAsText } from "~/components/markdown-text";
 import { splitList } from "~/components/split-view";
 import { Badge } from "~/components/ui/badge";
+import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
@@ -13,10 +14,23 @@ import type { RouterOutputs } from "~/trpc/router";
 import styles from "../inbox.module.css";
 import { namesOf } from "./names";
 
-/** The person's threads, newest activity first (kept live by the console); the open one is marked. */
+/**
+ * The person's threads, newest activity first, a page at a time (kept live by the console: a
+ * change re-reads the loaded pages); the open one is marked.
+ */
 export function ThreadList() {
   const trpc = useTRPC();
-  const threads = useQuery(trpc.inbox.list.queryOptions());
+  const list = useInfiniteQuery(
+    trpc.inbox.list.infiniteQueryOptions(
+      {},
+      { getNextPageParam: (last) => (last.hasMore ? last.threads.at(-1)?.id : undefined) },
+    ),
+  );
+  // A thread that moved up while older pages loaded shows once, where it is now.
+  const seen = new Set<string>();
+  const threads = (list.data?.pages.flatMap((page) => page.threads) ?? []).filter(
+    (thread) => !seen.has(thread.id) && Boolean(seen.add(thread.id)),
+  );
   const open = useParams<{ threadId?: string }>().threadId;
   return (
     <aside className={splitList.list} aria-labelledby="inbox-list-heading">
@@ -26,14 +40,14 @@ export function ThreadList() {
           New email
         </Link>
       </div>
-      {threads.error && <p className={ui.formError}>{threads.error.message}</p>}
-      {threads.data?.length === 0 && (
+      {list.error && <p className={ui.formError}>{list.error.message}</p>}
+      {list.data && threads.length === 0 && (
         <p className={`${ui.hint} ${splitList.empty}`} data-testid="inbox-empty">
           No email yet.
         </p>
       )}
       <ul data-testid="inbox-threads">
-        {threads.data?.map((thread) => (
+        {threads.map((thread) => (
           <li key={thread.id}>
             <Link
               href={`/inbox/${thread.id}`}
@@ -61,11 +75,23 @@ export function ThreadList() {
           </li>
         ))}
       </ul>
+      {list.hasNextPage && (
+        <Button
+          variant="secondary"
+          small
+          className={styles.older}
+          disabled={list.isFetchingNextPage}
+          onClick={() => void list.fetchNextPage({ cancelRefetch: false })}
+          data-testid="inbox-older"
+        >
+          {list.isFetchingNextPage ? "Loading…" : "Show older"}
+        </Button>
+      )}
     </aside>
   );
 }
 
-type Thread = RouterOutputs["inbox"]["list"][number];
+type Thread = RouterOutputs["inbox"]["list"]["threads"][number];
 
 /** The last email in plain words: an agent's markdown without its markers, a person's as written. */
 function emailPreview({ lastMessage, participants }: Thread): string {

@@ -1,7 +1,7 @@
 "use client";
 
 import type { EmailMessage, PersonEmailThread } from "@switchboard/contract";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shownError } from "~/components/errors";
@@ -18,15 +18,22 @@ import styles from "../inbox.module.css";
 import { nameOf, namesOf } from "./names";
 
 /**
- * One thread, kept live by the console: every email oldest first with the newest in view (an
+ * One thread, kept live by the console: its newest emails oldest first with the newest in view,
+ * "Show older emails" loading the page before (an
  * agent's as the same safe markdown as its chat messages, a person's as written with its web
  * addresses linked), and a reply box. Opening it (and each new email while it is open) marks it read.
  */
 export function ThreadView({ threadId }: { threadId: string }) {
   const trpc = useTRPC();
-  const page = useQuery(trpc.inbox.thread.queryOptions({ threadId }));
+  // Pages run newest first: each next page is the emails before the oldest one shown.
+  const page = useInfiniteQuery(
+    trpc.inbox.thread.infiniteQueryOptions(
+      { threadId },
+      { getNextPageParam: (last) => (last.hasMore ? last.messages[0]?.id : undefined) },
+    ),
+  );
   const markRead = useMutation(trpc.inbox.markRead.mutationOptions());
-  const unread = (page.data?.thread.unreadCount ?? 0) > 0;
+  const unread = (page.data?.pages[0]?.thread.unreadCount ?? 0) > 0;
   const { mutate: mark } = markRead;
   useEffect(() => {
     if (unread) mark({ threadId });
@@ -45,7 +52,10 @@ export function ThreadView({ threadId }: { threadId: string }) {
         {page.error.data?.code === "not_found" ? "There is no such thread." : page.error.message}
       </p>
     );
-  const { thread, messages } = page.data;
+  const [newest] = page.data.pages;
+  if (!newest) return null;
+  const { thread } = newest;
+  const messages = page.data.pages.toReversed().flatMap((p) => p.messages);
   return (
     <Card className={styles.thread} aria-labelledby="thread-heading">
       <title>{`${thread.subject} · Inbox · Switchboard`}</title>
@@ -71,13 +81,30 @@ export function ThreadView({ threadId }: { threadId: string }) {
           ))}
         </p>
       </header>
-      <EmailList thread={thread} messages={messages} />
+      <EmailList
+        thread={thread}
+        messages={messages}
+        older={
+          page.hasNextPage
+            ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
+            : null
+        }
+      />
       <ReplyBox thread={thread} />
     </Card>
   );
 }
 
-function EmailList({ thread, messages }: { thread: PersonEmailThread; messages: EmailMessage[] }) {
+function EmailList({
+  thread,
+  messages,
+  older,
+}: {
+  thread: PersonEmailThread;
+  messages: EmailMessage[];
+  /** Loads the page before the oldest email shown; null when there is none. */
+  older: { load: () => void; loading: boolean } | null;
+}) {
   const list = useRef<HTMLOListElement>(null);
   const newestId = messages.at(-1)?.id;
   useEffect(() => {
@@ -86,6 +113,19 @@ function EmailList({ thread, messages }: { thread: PersonEmailThread; messages: 
   const sender = (id: string) => thread.participants.find((user) => user.id === id);
   return (
     <ol className={styles.emails} ref={list} data-testid="thread-emails" aria-live="polite">
+      {older && (
+        <li className={styles.older}>
+          <Button
+            variant="secondary"
+            small
+            disabled={older.loading}
+            onClick={older.load}
+            data-testid="thread-older"
+          >
+            {older.loading ? "Loading older emails…" : "Show older emails"}
+          </Button>
+        </li>
+      )}
       {messages.map((email) => {
         const from = sender(email.senderId);
         return (
