@@ -9,6 +9,7 @@ import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
+import { type OlderPage, ShowOlderRow } from "~/components/show-older";
 import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import bubble from "~/components/ui/bubble.module.css";
@@ -221,7 +222,7 @@ function MessageList({
   messages: PersonChatMessage[];
   openReplies: PersonOpenReply[];
   targets: Map<string, CardTarget>;
-  older: { load: () => void; loading: boolean } | null;
+  older: OlderPage | null;
 }) {
   useReaderTimes(); // day separators
   const trpc = useTRPC();
@@ -274,17 +275,12 @@ function MessageList({
       ) : (
         <ol className={styles.messages} ref={list} data-testid="chat-messages" aria-live="polite">
           {older && (
-            <li className={styles.older}>
-              <Button
-                variant="secondary"
-                small
-                disabled={older.loading}
-                onClick={older.load}
-                data-testid="chat-older"
-              >
-                {older.loading ? "Loading older messages…" : "Show older messages"}
-              </Button>
-            </li>
+            <ShowOlderRow
+              older={older}
+              what="messages"
+              className={styles.older}
+              testId="chat-older"
+            />
           )}
           {messages.map((message, i) => {
             const before = messages[i - 1];

@@ -8,6 +8,7 @@ import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { LinkifiedText } from "~/components/linkified-text";
 import { Markdown } from "~/components/markdown";
+import { type OlderPage, ShowOlderRow } from "~/components/show-older";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -103,7 +104,7 @@ function EmailList({
   thread: PersonEmailThread;
   messages: EmailMessage[];
   /** Loads the page before the oldest email shown; null when there is none. */
-  older: { load: () => void; loading: boolean } | null;
+  older: OlderPage | null;
 }) {
   const list = useRef<HTMLOListElement>(null);
   const newestId = messages.at(-1)?.id;
@@ -114,17 +115,7 @@ function EmailList({
   return (
     <ol className={styles.emails} ref={list} data-testid="thread-emails" aria-live="polite">
       {older && (
-        <li className={styles.older}>
-          <Button
-            variant="secondary"
-            small
-            disabled={older.loading}
-            onClick={older.load}
-            data-testid="thread-older"
-          >
-            {older.loading ? "Loading older emails…" : "Show older emails"}
-          </Button>
-        </li>
+        <ShowOlderRow older={older} what="emails" className={styles.older} testId="thread-older" />
       )}
       {messages.map((email) => {
         const from = sender(email.senderId);
