@@ -173,9 +173,11 @@ test("a SIGKILLed launcher leaves no web or worker process behind", async () => 
     const worker = find("worker");
     expect(web).toBeDefined();
     expect(worker).toBeDefined();
-    // Both launcher processes go at once, with no chance to stop their children.
-    process.kill(launcher.pid as number, "SIGKILL");
+    // Both launcher processes go at once, with no chance to stop their children. The service
+    // (web's and worker's parent) first: killed second, it could hear the front process go (its
+    // IPC channel closes) and stop them in order itself, which is not what this test is about.
     process.kill(service?.pid as number, "SIGKILL");
+    process.kill(launcher.pid as number, "SIGKILL");
     const started = Date.now();
     await until("web and worker to stop", () =>
       alive(web as number) || alive(worker as number) ? undefined : true,
