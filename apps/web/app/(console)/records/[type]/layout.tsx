@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { getQueryClient, HydrateClient, prefetch, trpc } from "~/trpc/server";
-import { sectionOf } from "./sections";
+import { sectionOf } from "../_components/sections";
 
 /**
  * A records page, rendered with its records read on the server, and the cards that created
