@@ -1,3 +1,4 @@
+import type { AgentScope, AgentSendMessageRequest } from "@switchboard/contract";
 import { createDb } from "@switchboard/db";
 import { createTestDatabase, dropDatabase } from "@switchboard/db/testing";
 import { type Clock, ManualClock } from "./clock";
@@ -9,6 +10,7 @@ import { Notifier } from "./events/notifier";
 import { createAgent } from "./identity/agents";
 import { createUser } from "./identity/users";
 import { LeaseKeeper } from "./limits/leases";
+import { sendAgentMessage } from "./messaging/send-agent-message";
 import { metrics } from "./metrics";
 
 /**
@@ -121,4 +123,26 @@ export async function groupedStatementsSoFar(statement: "due_read" | "settle") {
         v.labels.statement === statement,
     )?.value ?? 0;
   return { statements: pick("_count"), items: pick("_sum") };
+}
+
+/**
+ * The messaging tests' chat: an owner's agent (Helper) in a person's (Pat's) contacts with the
+ * given grant, and `send` as that agent in it. Plain functions, no hooks: the core's tests share
+ * modules (`isolate: false`), so each test file owns its setup.
+ */
+export async function testChat(
+  deps: CoreDeps,
+  grant: AgentScope[] = ["messages:read", "messages:write"],
+) {
+  const owner = await createUser(deps, {});
+  const person = await createUser(deps, { displayName: "Pat" });
+  const agent = await createAgent(deps, {
+    ownerId: owner.id,
+    displayName: "Helper",
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  const { conversationId } = await addContact(deps, person.id, agent.id, grant);
+  const send = (request: Omit<AgentSendMessageRequest, "to" | "conversationId">, sendDeps = deps) =>
+    sendAgentMessage(sendDeps, { agentId: agent.id }, { conversationId, ...request });
+  return { owner, person, agent, conversationId, send };
 }

@@ -12,7 +12,7 @@ import { readEvents } from "../events/read-events";
 import { createUser, setUserSuspended } from "../identity/users";
 import { cleanupExpired } from "../maintenance/cleanup";
 import { dataUrl, oggBytes, pngBytes } from "../objects/test-media";
-import { codeOf, coreFailure, createTestDeps } from "../testing";
+import { codeOf, coreFailure, createTestDeps, testChat } from "../testing";
 import { addReaction } from "./add-reaction";
 import { getPersonMessageMedia } from "./get-person-message-media";
 import { listAgentMessages } from "./list-agent-messages";
@@ -27,7 +27,6 @@ import { setAgentTyping } from "./set-agent-typing";
 import { setMessageTranscript } from "./set-message-transcript";
 import { setPersonTyping } from "./set-person-typing";
 import { appendReplyDelta, startStreamedReply } from "./streamed-replies";
-import { testChat } from "./test-chat";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { readEvents } from "../events/read-events";
 import { createUser } from "../identity/users";
 import { objectIdFromPath, postgresObjectStore } from "../objects/object-store";
 import { dataUrl, wavBytes, webmBytes } from "../objects/test-media";
-import { codeOf, coreFailure, createTestDeps } from "../testing";
+import { codeOf, coreFailure, createTestDeps, testChat } from "../testing";
 import { addReaction } from "./add-reaction";
 import { getMessageAudio } from "./get-message-audio";
 import { listAgentMessages } from "./list-agent-messages";
@@ -21,7 +21,6 @@ import { removeReaction } from "./remove-reaction";
 import { sendPersonMessage } from "./send-person-message";
 import { setAgentTyping } from "./set-agent-typing";
 import { setPersonTyping } from "./set-person-typing";
-import { testChat } from "./test-chat";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {

@@ -22,13 +22,12 @@ import {
   webmBytes,
   webpBytes,
 } from "../objects/test-media";
-import { codeOf, coreFailure, createTestDeps } from "../testing";
+import { codeOf, coreFailure, createTestDeps, testChat } from "../testing";
 import { getMessageAudio } from "./get-message-audio";
 import { listAgentConversations } from "./list-agent-conversations";
 import { listAgentMessages } from "./list-agent-messages";
 import { listPersonChatRows } from "./list-person-chat-rows";
 import { sendPersonMessage } from "./send-person-message";
-import { testChat } from "./test-chat";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
