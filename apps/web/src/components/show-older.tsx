@@ -6,30 +6,43 @@ export interface OlderPage {
   loading: boolean;
 }
 
-/** The "Show older …" row above a paged list's oldest item: a chat's messages, a thread's emails. */
-export function ShowOlderRow({
+/** An infinite query's next page as an `OlderPage`, or null when there is none. */
+export function olderPageOf(query: {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: (options?: { cancelRefetch?: boolean }) => Promise<unknown>;
+}): OlderPage | null {
+  if (!query.hasNextPage) return null;
+  return {
+    load: () => void query.fetchNextPage({ cancelRefetch: false }),
+    loading: query.isFetchingNextPage,
+  };
+}
+
+/** "Show older …" under or above a paged list: a chat's messages, the inbox, a thread, the feed. */
+export function ShowOlder({
   older,
   what,
   className,
   testId,
 }: {
   older: OlderPage;
-  /** What the list holds, in the plural: "messages", "emails". */
-  what: string;
+  /** What the list holds, in the plural ("messages"); none for a bare "Show older". */
+  what?: string;
   className?: string;
   testId: string;
 }) {
+  const words = what ? ` ${what}` : "";
   return (
-    <li className={className}>
-      <Button
-        variant="secondary"
-        small
-        disabled={older.loading}
-        onClick={older.load}
-        data-testid={testId}
-      >
-        {older.loading ? `Loading older ${what}…` : `Show older ${what}`}
-      </Button>
-    </li>
+    <Button
+      variant="secondary"
+      small
+      className={className}
+      disabled={older.loading}
+      onClick={older.load}
+      data-testid={testId}
+    >
+      {older.loading ? `Loading older${words}…` : `Show older${words}`}
+    </Button>
   );
 }

@@ -9,7 +9,7 @@ import { FormError } from "~/components/form-error";
 import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import type { CardTarget } from "~/components/proposal-words";
-import { type OlderPage, ShowOlderRow } from "~/components/show-older";
+import { type OlderPage, olderPageOf, ShowOlder } from "~/components/show-older";
 import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import bubble from "~/components/ui/bubble.module.css";
@@ -99,11 +99,7 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             messages={page.data.pages.toReversed().flatMap((p) => p.messages)}
             openReplies={newest.openReplies}
             targets={targets}
-            older={
-              page.hasNextPage
-                ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
-                : null
-            }
+            older={olderPageOf(page)}
           />
         </Suspense>
         <Composer conversation={conversation} />
@@ -275,12 +271,9 @@ function MessageList({
       ) : (
         <ol className={styles.messages} ref={list} data-testid="chat-messages" aria-live="polite">
           {older && (
-            <ShowOlderRow
-              older={older}
-              what="messages"
-              className={styles.older}
-              testId="chat-older"
-            />
+            <li className={styles.older}>
+              <ShowOlder older={older} what="messages" testId="chat-older" />
+            </li>
           )}
           {messages.map((message, i) => {
             const before = messages[i - 1];

@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { Button } from "~/components/ui/button";
+import { olderPageOf, ShowOlder } from "~/components/show-older";
 import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
@@ -18,6 +18,7 @@ export function FeedList() {
     ),
   );
   const posts = feed.data?.pages.flatMap((page) => page.posts) ?? [];
+  const older = olderPageOf(feed);
   return (
     <section aria-label="Posts">
       {feed.isPending && <p className={ui.muted}>Loading…</p>}
@@ -32,16 +33,8 @@ export function FeedList() {
           <FeedPostCard key={post.id} post={post} />
         ))}
       </ol>
-      {feed.hasNextPage && (
-        <Button
-          variant="secondary"
-          className={styles.older}
-          disabled={feed.isFetchingNextPage}
-          onClick={() => void feed.fetchNextPage()}
-          data-testid="feed-older"
-        >
-          {feed.isFetchingNextPage ? "Loading…" : "Show older posts"}
-        </Button>
+      {older && (
+        <ShowOlder older={older} what="posts" className={styles.older} testId="feed-older" />
       )}
     </section>
   );

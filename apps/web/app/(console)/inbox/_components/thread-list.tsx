@@ -4,9 +4,9 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { markdownAsText } from "~/components/markdown-text";
+import { olderPageOf, ShowOlder } from "~/components/show-older";
 import { splitList } from "~/components/split-view";
 import { Badge } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
@@ -32,6 +32,7 @@ export function ThreadList() {
     (thread) => !seen.has(thread.id) && Boolean(seen.add(thread.id)),
   );
   const open = useParams<{ threadId?: string }>().threadId;
+  const older = olderPageOf(list);
   return (
     <aside className={splitList.list} aria-labelledby="inbox-list-heading">
       <div className={splitList.head}>
@@ -75,18 +76,7 @@ export function ThreadList() {
           </li>
         ))}
       </ul>
-      {list.hasNextPage && (
-        <Button
-          variant="secondary"
-          small
-          className={styles.older}
-          disabled={list.isFetchingNextPage}
-          onClick={() => void list.fetchNextPage({ cancelRefetch: false })}
-          data-testid="inbox-older"
-        >
-          {list.isFetchingNextPage ? "Loading…" : "Show older"}
-        </Button>
-      )}
+      {older && <ShowOlder older={older} className={styles.older} testId="inbox-older" />}
     </aside>
   );
 }

@@ -8,7 +8,7 @@ import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { LinkifiedText } from "~/components/linkified-text";
 import { Markdown } from "~/components/markdown";
-import { type OlderPage, ShowOlderRow } from "~/components/show-older";
+import { type OlderPage, olderPageOf, ShowOlder } from "~/components/show-older";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
@@ -82,15 +82,7 @@ export function ThreadView({ threadId }: { threadId: string }) {
           ))}
         </p>
       </header>
-      <EmailList
-        thread={thread}
-        messages={messages}
-        older={
-          page.hasNextPage
-            ? { load: () => void page.fetchNextPage(), loading: page.isFetchingNextPage }
-            : null
-        }
-      />
+      <EmailList thread={thread} messages={messages} older={olderPageOf(page)} />
       <ReplyBox thread={thread} />
     </Card>
   );
@@ -115,7 +107,9 @@ function EmailList({
   return (
     <ol className={styles.emails} ref={list} data-testid="thread-emails" aria-live="polite">
       {older && (
-        <ShowOlderRow older={older} what="emails" className={styles.older} testId="thread-older" />
+        <li className={styles.older}>
+          <ShowOlder older={older} what="emails" testId="thread-older" />
+        </li>
       )}
       {messages.map((email) => {
         const from = sender(email.senderId);
