@@ -119,6 +119,15 @@ test("Reject asks why in a keyboard dialog that passes axe; the agent reads the 
     await expect(plain.card.getByTestId("card-state")).toHaveText("rejected");
     await expect(plain.card.getByTestId("card-rejection")).toHaveCount(0);
     expect((await actionOf(plain.id)).rejection).toEqual({ reason: null, choice: null });
+
+    // A quick choice taken back ("No particular reason") gives the agent none.
+    const second = await propose("Order chocolates");
+    await second.card.getByTestId("card-reject").click();
+    await page.getByTestId("reject-choice-never").check();
+    await page.getByTestId("reject-choice-none").check();
+    await page.getByTestId("reject-ok").click();
+    await expect(second.card.getByTestId("card-state")).toHaveText("rejected");
+    expect((await actionOf(second.id)).rejection).toEqual({ reason: null, choice: null });
   } finally {
     await receiver.close();
   }

@@ -68,6 +68,18 @@ export function RejectDialog({
                 {rejectionChoiceWords[value]}
               </label>
             ))}
+            {/* A radio cannot be unchecked: this one takes a quick choice back. */}
+            <label className={ui.check}>
+              <input
+                type="radio"
+                name={`${id}-choice`}
+                value=""
+                checked={choice === undefined}
+                onChange={() => setChoice(undefined)}
+                data-testid="reject-choice-none"
+              />
+              No particular reason
+            </label>
           </div>
         </fieldset>
         <label>
