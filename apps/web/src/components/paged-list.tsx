@@ -6,6 +6,12 @@ export interface OlderPage {
   loading: boolean;
 }
 
+/** Loaded pages' items in order, each once: an item that moved between pages while they loaded. */
+export function eachOnce<T extends { id: string }>(items: T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.id) && Boolean(seen.add(item.id)));
+}
+
 /** An infinite query's next page as an `OlderPage`, or null when there is none. */
 export function olderPageOf(query: {
   hasNextPage: boolean;

@@ -4,6 +4,7 @@ import { notifyManager, useInfiniteQuery, useQueryClient } from "@tanstack/react
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { eachOnce } from "~/components/paged-list";
 import { splitList } from "~/components/split-view";
 import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
@@ -28,7 +29,10 @@ export function ChatList() {
     trpc.chats.list.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor }),
   );
   const open = useOpenChat();
-  const rows = withOpenChat(loadedRows(list.data?.pages), open.chat);
+  const rows = withOpenChat(
+    eachOnce(list.data?.pages.flatMap((page) => page.chats) ?? []),
+    open.chat,
+  );
   const openId = open.chat?.id ?? open.ref;
   return (
     <aside className={splitList.list} aria-labelledby="chat-list-heading">
@@ -153,14 +157,6 @@ function MoreChats({
       {waiting ? "Loading more chats…" : "Show more chats"}
     </Button>
   );
-}
-
-/** The loaded pages' chats in order, each once (a chat that moved between pages shows once). */
-function loadedRows(pages: { chats: ChatRow[] }[] | undefined): ChatRow[] {
-  const seen = new Set<string>();
-  return (pages ?? [])
-    .flatMap((page) => page.chats)
-    .filter((chat) => !seen.has(chat.id) && seen.add(chat.id));
 }
 
 /**

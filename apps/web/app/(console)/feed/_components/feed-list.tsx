@@ -1,7 +1,7 @@
 "use client";
 
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { olderPageOf, ShowOlder } from "~/components/show-older";
+import { olderPageOf, ShowOlder } from "~/components/paged-list";
 import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";

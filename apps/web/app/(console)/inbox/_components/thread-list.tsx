@@ -4,7 +4,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { markdownAsText } from "~/components/markdown-text";
-import { olderPageOf, ShowOlder } from "~/components/show-older";
+import { eachOnce, olderPageOf, ShowOlder } from "~/components/paged-list";
 import { splitList } from "~/components/split-view";
 import { Badge } from "~/components/ui/badge";
 import ui from "~/components/ui/layout.module.css";
@@ -26,11 +26,7 @@ export function ThreadList() {
       { getNextPageParam: (last) => (last.hasMore ? last.threads.at(-1)?.id : undefined) },
     ),
   );
-  // A thread that moved up while older pages loaded shows once, where it is now.
-  const seen = new Set<string>();
-  const threads = (list.data?.pages.flatMap((page) => page.threads) ?? []).filter(
-    (thread) => !seen.has(thread.id) && Boolean(seen.add(thread.id)),
-  );
+  const threads = eachOnce(list.data?.pages.flatMap((page) => page.threads) ?? []);
   const open = useParams<{ threadId?: string }>().threadId;
   const older = olderPageOf(list);
   return (

@@ -8,7 +8,7 @@ import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import { LinkifiedText } from "~/components/linkified-text";
 import { Markdown } from "~/components/markdown";
-import { type OlderPage, olderPageOf, ShowOlder } from "~/components/show-older";
+import { type OlderPage, olderPageOf, ShowOlder } from "~/components/paged-list";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
