@@ -11,13 +11,17 @@ import {
   type ApiError,
   type ArgumentPlace,
   IDEMPOTENCY_KEY_HEADER,
-  IdempotencyKey,
   mcpInstructions,
   mcpTools,
   ops,
   toolArguments,
 } from "@switchboard/contract";
-import { authorizeAgentRequest, CoreError, parseAuthorization } from "@switchboard/core";
+import {
+  authorizeAgentRequest,
+  CoreError,
+  parseAuthorization,
+  parseIdempotencyKey,
+} from "@switchboard/core";
 import type { Admit } from "~/server/api-route";
 import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
@@ -136,16 +140,15 @@ async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallT
     if (value === undefined) continue;
     if (place === "body") body[key] = value;
     else if (place === "header") {
-      // The REST call's Idempotency-Key header: the route checks it, as over REST.
-      if (!IdempotencyKey.safeParse(value).success)
-        return toolError({
-          error: {
-            code: "invalid_idempotency_key",
-            message: `${key} must be 1-255 printable ASCII characters`,
-            issues: [{ path: key, message: "1-255 printable ASCII characters" }],
-          },
-        });
-      idempotencyKey = value as string;
+      // The REST call's Idempotency-Key header, checked as the route checks it (and before
+      // Headers would throw on a character a header cannot carry).
+      try {
+        parseIdempotencyKey(String(value));
+      } catch (error) {
+        if (!(error instanceof CoreError)) throw error;
+        return toolError({ error: { code: error.code, message: error.message, ...error.details } });
+      }
+      idempotencyKey = String(value);
     } else if (place === "path") {
       if (typeof value !== "string" || value === "")
         return toolError(refusal("validation_error", `${key} must be a non-empty string`, key));

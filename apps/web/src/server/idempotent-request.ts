@@ -61,7 +61,15 @@ export async function idempotent(
     return response;
   }
   const body = await response.text();
-  if (write.sealed === undefined) await write.settle(call.deps, { status: response.status, body });
+  if (write.sealed === undefined)
+    // Done is done: a failure to store the answer (its lease then frees the key for a retry
+    // that runs again) must not turn this request's success into a 500. The handlers without a
+    // hook in their write (typing, read marks, reactions) do nothing new when run again.
+    await write
+      .settle(call.deps, { status: response.status, body })
+      .catch((error: unknown) =>
+        log.warn({ err: describeError(error) }, "idempotent answer not stored"),
+      );
   else if (write.sealed !== body)
     // A route that reshaped its core result: its replays would differ from this answer.
     log.error({ status: response.status }, "idempotent answer differs from the one stored");

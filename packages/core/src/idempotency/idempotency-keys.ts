@@ -133,8 +133,8 @@ export async function claimIdempotencyKey(
       `A request with this ${IDEMPOTENCY_KEY_HEADER} is still running; retry once it has answered`,
       { retryAfterSeconds: 1 },
     );
-  // A body kept sealed (one holding a secret) opens only for its owner.
-  const body = held.body.startsWith("{") ? held.body : await openSecret(deps, ownerId, held.body);
+  // A body kept sealed (one holding a secret) opens only for its owner; a plain one is as stored.
+  const body = openSecret(deps, ownerId, held.body);
   return { replay: { status: held.status, body } };
 }
 
