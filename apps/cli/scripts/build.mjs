@@ -86,9 +86,16 @@ process.exit(0); // whatever importing core left running`;
     renameSync(temporary, file.path);
     written.add(path.basename(file.path));
   }
-  for (const stale of readdirSync(outdir)) // chunks of an older build (not another's .tmp)
+  // Chunks of an older build (not another's .tmp) go once no CLI can still want them: one that
+  // loaded the old entry imports its command group's chunk moments later, so a chunk is kept
+  // for ten minutes after it was written.
+  const staleBefore = Date.now() - 10 * 60_000;
+  for (const stale of readdirSync(outdir)) {
+    const file = path.join(outdir, stale);
     if (/^[a-z]+-[A-Z0-9]{8}\.js$/.test(stale) && !written.has(stale))
-      rmSync(path.join(outdir, stale), { force: true });
+      if (statSync(file, { throwIfNoEntry: false })?.mtimeMs < staleBefore)
+        rmSync(file, { force: true });
+  }
 
   // What it was built from, with each file's mtime: bin/switchboard.js rebuilds when one differs.
   const sources = [
