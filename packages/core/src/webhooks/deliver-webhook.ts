@@ -314,7 +314,7 @@ async function recordInternalError(
   const retryIn = deps.config.WEBHOOK_RETRY_SCHEDULE_S[made.attempt - 1];
   const pending = !ok && retryIn !== undefined && made.attempt < maxAttempts(deps);
   const nextAttemptAt = pending
-    ? new Date(made.now.getTime() + (retryIn ?? 0) * 1000)
+    ? new Date(made.now.getTime() + retryDelayMs(retryIn ?? 0, made.answer, made.now))
     : // Not recorded at all: the delivery's timer tries again after the first retry interval.
       new Date(made.now.getTime() + (deps.config.WEBHOOK_RETRY_SCHEDULE_S[0] ?? 60) * 1000);
   try {

@@ -146,7 +146,7 @@ export async function rotateWebhookSecret(
   // gets the same secret back instead of rotating away the one it never saw.
   return deps.db.transaction(async (tx) => {
     const result = answer((await rotate(tx))[0]);
-    await write.seal(tx, result, await sealSecret(deps, agentId, JSON.stringify(result)));
+    await write.seal(tx, result, sealSecret(deps, agentId, JSON.stringify(result)));
     return result;
   });
 }
