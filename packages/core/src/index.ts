@@ -95,6 +95,7 @@ export {
   getAgentMe,
   getOwnedAgent,
   listOwnedAgents,
+  ownsAnyAgent,
   pauseAgent,
   resumeAgent,
   updateAgentMe,

@@ -1,5 +1,5 @@
 import "server-only";
-import { consoleSessionStanding, listOwnedAgents, type SessionStanding } from "@switchboard/core";
+import { consoleSessionStanding, ownsAnyAgent, type SessionStanding } from "@switchboard/core";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { getDeps } from "~/server/deps";
@@ -39,7 +39,7 @@ export async function requireSessionUser(): Promise<SessionUser> {
 
 /** The console's home for a person: an owner lands on their agents, anyone else on their chats. */
 export async function homePath(user: SessionUser): Promise<"/agents" | "/chats"> {
-  return (await listOwnedAgents(getDeps(), user.id)).length > 0 ? "/agents" : "/chats";
+  return (await ownsAnyAgent(getDeps(), user.id)) ? "/agents" : "/chats";
 }
 
 /** For the sign-in and sign-up pages: someone already signed in goes straight to their home. */

@@ -155,6 +155,16 @@ export async function listOwnedAgents(deps: CoreDeps, ownerId: string): Promise<
   return rows.map(toOwnedAgent);
 }
 
+/** Whether `ownerId` owns any agent (the console's home: owners land on their agents). */
+export async function ownsAnyAgent(deps: CoreDeps, ownerId: string): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ id: agents.id })
+    .from(agents)
+    .where(eq(agents.ownerId, ownerId))
+    .limit(1);
+  return row !== undefined;
+}
+
 /** The console's guard: the agent exists and `ownerId` owns it (404 otherwise, no existence leak). */
 export async function getOwnedAgent(deps: CoreDeps, ownerId: string, agentId: string) {
   const [row] = await selectAgents(deps).where(
