@@ -205,3 +205,15 @@ it("catches a bad link, script, command and variable", () => {
     "README.md: GONE_SETTING",
   ]);
 });
+
+/**
+ * Read but not ours to document: set by the platform (Node, npm, Next.js, Vitest), or by a test
+ * for the child process it starts itself.
+ */
+const notOurs = new Set(["HOME", "INIT_CWD", "NEXT_RUNTIME", "NODE_ENV", "VITEST", "LOADED_LOG"]);
+
+it("lists in the README's tables every environment variable the code reads", () => {
+  const listed = new Set(tableVariables(read(path.join(root, "README.md"))));
+  const unlisted = [...readVariables].filter((name) => !listed.has(name) && !notOurs.has(name));
+  expect(unlisted.sort()).toEqual([]);
+});
