@@ -1,5 +1,6 @@
 import { createAgent, createUser, listOwnRecords } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "./command";
 import { emailCommands } from "./commands/email";
@@ -160,4 +161,10 @@ describe("errors and help", () => {
       },
     ]);
   });
+});
+
+// Issue 42: no CLI command writes a key into the database (keys live in the environment or the
+// data directory's keys file). Last in the file, so it sees every command above.
+it("leaves no key in the database after every command above", async () => {
+  expect(await t.deps.db.select().from(schema.instanceSettings)).toEqual([]);
 });

@@ -9,6 +9,7 @@ import {
   readEvents,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcessJson } from "./testing";
 
@@ -426,4 +427,10 @@ describe("calls", () => {
       expect(refused.err.error.message).toMatch(/usage: switchboard call end --user USER/);
     }
   });
+});
+
+// Issue 42: no CLI command writes a key into the database (keys live in the environment or the
+// data directory's keys file). Last in the file, so it sees every command above.
+it("leaves no key in the database after every command above", async () => {
+  expect(await t.deps.db.select().from(schema.instanceSettings)).toEqual([]);
 });

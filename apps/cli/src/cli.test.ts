@@ -9,6 +9,7 @@ import {
   listDeveloperKeys,
 } from "@switchboard/core";
 import { codeOf, createTestDeps } from "@switchboard/core/testing";
+import { schema } from "@switchboard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runInProcessJson } from "./testing";
 
@@ -175,4 +176,10 @@ describe("accounts", () => {
     expect(await codeOf(authenticateDeveloper(t.deps, key.key))).toBe("key_revoked");
     expect(await codeOf(authenticateDeveloper(t.deps, scopeless.key))).toBe("ok");
   });
+});
+
+// Issue 42: no CLI command writes a key into the database (keys live in the environment or the
+// data directory's keys file). Last in the file, so it sees every command above.
+it("leaves no key in the database after every command above", async () => {
+  expect(await t.deps.db.select().from(schema.instanceSettings)).toEqual([]);
 });
