@@ -57,6 +57,8 @@ test("the inbox and a thread show a page at a time; Show older loads the rest, b
     ]);
 
   await page.goto("/inbox");
+  // Hydrated and connected before any key is pressed (the server's HTML has the button too).
+  await expect(page.getByTestId("live-status")).toHaveText("live");
   const rows = page.getByTestId("inbox-thread");
   await expect(rows).toHaveCount(PERSON_INBOX_PAGE);
   await expect(rows.first()).toContainText("Long thread");

@@ -16,11 +16,13 @@ export function eachOnce<T extends { id: string }>(items: T[]): T[] {
 export function olderPageOf(query: {
   hasNextPage: boolean;
   isFetchingNextPage: boolean;
-  fetchNextPage: (options?: { cancelRefetch?: boolean }) => Promise<unknown>;
+  fetchNextPage: () => Promise<unknown>;
 }): OlderPage | null {
   if (!query.hasNextPage) return null;
   return {
-    load: () => void query.fetchNextPage({ cancelRefetch: false }),
+    // A press wins over a live re-read in flight (TanStack's default, cancelRefetch: true);
+    // with `false` the press would be dropped while the list re-reads.
+    load: () => void query.fetchNextPage(),
     loading: query.isFetchingNextPage,
   };
 }
