@@ -2,6 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import {
   CallToolResultSchema,
+  CancelTaskResultSchema,
   CreateTaskResultSchema,
   ErrorCode,
   McpError,
@@ -285,6 +286,14 @@ it("keeps today's answer without a task; a refused task call and a task call of 
     ),
   );
   expect(notTask.code).toBe(ErrorCode.MethodNotFound);
+  // A card cannot be withdrawn: no tasks/cancel.
+  const cancel = await rpcError(
+    client.request(
+      { method: "tasks/cancel", params: { taskId: structured(plain).action.id } },
+      CancelTaskResultSchema,
+    ),
+  );
+  expect(cancel.code).toBe(ErrorCode.MethodNotFound);
   await client.close();
 });
 
