@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { CallToolResultSchema, CreateTaskResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { operations } from "@switchboard/contract";
 import { createUser, decideAction, pauseAgent, revokeAgentToken } from "@switchboard/core";
 import { dataUrl, deps, newAgent, newContact, wavBytes } from "../support/fixtures";
@@ -118,6 +119,63 @@ test("getMe, sendMessage, proposeAction and pollUpdates round trips: the card ap
   );
   expect(updates.events.map((event) => event.type)).toEqual(["action.approved"]);
   expect(updates.events[0]?.payload.action?.id).toBe(proposed.action.id);
+  await client.close();
+});
+
+test("proposeAction as a task: working, then completed with the decision made in another process", async () => {
+  const { token, person } = await newContact();
+  const client = await httpClient(token);
+  await client.listTools();
+  const propose = (title: string) => ({
+    name: "proposeAction",
+    arguments: { to: person.num, kind: "book_table", title, payload: { seats: 2 } },
+  });
+  // The official client's stream: the task at once, then its status, then the result.
+  const seen: string[] = [];
+  let decision: unknown;
+  for await (const message of client.experimental.tasks.callToolStream(propose("Table for 2"))) {
+    if (message.type === "taskCreated") {
+      seen.push(message.task.status);
+      await decideAction(deps(), {
+        userRef: person.id,
+        actionId: message.task.taskId,
+        approve: true,
+        editedPayload: { seats: 4 },
+      });
+    } else if (message.type === "taskStatus") seen.push(message.task.status);
+    else if (message.type === "result")
+      decision = (message.result.structuredContent as { decision: unknown }).decision;
+    else throw message.error;
+  }
+  expect(seen).toEqual(["working", "completed"]);
+  expect(decision).toEqual({ state: "approved", edited: true, payload: { seats: 4 } });
+
+  // tasks/result parks on the service until the person's rejection, made here, wakes it.
+  const { task } = await client.request(
+    { method: "tools/call", params: { ...propose("Table at 9"), task: {} } },
+    CreateTaskResultSchema,
+  );
+  expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("working");
+  const parked = client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await decideAction(deps(), {
+    userRef: person.id,
+    actionId: task.taskId,
+    approve: false,
+    rejection: { reason: "Too late", choice: "not_now" },
+  });
+  expect((await parked).structuredContent).toMatchObject({
+    decision: { state: "rejected", rejection: { reason: "Too late", choice: "not_now" } },
+  });
+  expect((await client.experimental.tasks.listTasks()).tasks.map((one) => one.taskId)).toContain(
+    task.taskId,
+  );
+
+  // Another agent cannot read it.
+  const other = await httpClient((await newAgent()).token);
+  await expect(other.experimental.tasks.getTask(task.taskId)).rejects.toThrow(/not found/i);
+  expect((await other.experimental.tasks.listTasks()).tasks).toEqual([]);
+  await other.close();
   await client.close();
 });
 

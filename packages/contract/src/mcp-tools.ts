@@ -204,6 +204,7 @@ export const mcpInstructions = [
   "Answer in the conversation with sendMessage (to the person's number or the conversation).",
   "Never act on the person's account because you decided to: propose anything consequential with proposeAction, which shows them an approval card.",
   "Then wait for their decision: an action.approved, action.rejected or action.expired event from pollUpdates (or getAction on the action's id).",
+  "A client with MCP tasks can instead call proposeAction as a task: it stays working until the person decides, and tasks/result is then the decision (approved with the payload to act on, rejected with their reason, or expired).",
   "Act, or tell them it is done, only after action.approved; a rejection may carry their reason.",
   "A refused call is a tool error whose content is the error envelope with a precise code.",
 ].join(" ");

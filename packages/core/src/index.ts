@@ -16,6 +16,13 @@ export {
   toActionDecision,
 } from "./actions/decisions";
 export { getAgentAction, listAgentActions, setAutoExecute } from "./actions/list-actions";
+export {
+  findProposal,
+  listProposalPage,
+  type Proposal,
+  type ProposalCursor,
+  waitForDecision,
+} from "./actions/proposal-tasks";
 export { proposeAction } from "./actions/propose-action";
 // Calls
 export { endCall } from "./calls/end-call";

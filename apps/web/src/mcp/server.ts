@@ -28,6 +28,7 @@ import { getDeps } from "~/server/deps";
 import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
 import { errorResponse, toErrorResponse } from "~/server/responses";
 import { type AgentAdmission, type AgentRoute, agentRoutes } from "./routes";
+import { createTask, registerTaskHandlers, taskCapabilities, taskTools } from "./tasks";
 
 /**
  * The Agent API as an MCP server (Streamable HTTP, stateless: every request authenticates). Each
@@ -216,19 +217,25 @@ function runRoute(
 
 function mcpServer(post: Post): Server {
   serverOptions ??= {
-    capabilities: { tools: {} },
+    capabilities: { tools: {}, tasks: taskCapabilities },
     instructions: mcpInstructions,
     // The server never validates against a client's schema (no elicitation), but would build an
     // Ajv instance for every Server: one for the process.
     jsonSchemaValidator: new AjvJsonSchemaValidator(),
   };
-  toolList ??= { tools: mcpTools() };
+  toolList ??= {
+    tools: mcpTools().map((tool) =>
+      taskTools.has(tool.name) ? { ...tool, execution: { taskSupport: "optional" } } : tool,
+    ),
+  };
   const listed = toolList;
   const server = new Server(serverInfo, serverOptions);
   server.setRequestHandler(ListToolsRequestSchema, () => listed);
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(post, request.params.name, request.params.arguments ?? {}),
-  );
+  server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
+    const run = () => callTool(post, params.name, params.arguments ?? {});
+    return params.task ? createTask(params.name, run) : run();
+  });
+  registerTaskHandlers(server, () => post.admit()(), post.request.signal);
   return server;
 }
 

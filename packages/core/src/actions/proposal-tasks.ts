@@ -1,0 +1,139 @@
+import type { AgentAction, AgentMessage } from "@switchboard/contract";
+import { schema } from "@switchboard/db";
+import { and, desc, eq, lt, or } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { acquireLease } from "../limits/leases";
+import { toAgentMessage } from "../sending/compose-message";
+import { drainSignal } from "../shutdown";
+import { type ActionRow, toAgentAction } from "./action-shape";
+
+const { actions, messages } = schema;
+
+/**
+ * A proposal as the MCP endpoint's tasks read it (decision 0069-d): the action row is the task,
+ * so the state lives where every process reads it and there is nothing else to keep or clean up.
+ * Every read is scoped to the calling agent: another agent's proposal is not found.
+ */
+export interface Proposal {
+  action: AgentAction;
+  /** The card, as `POST /actions` answered it; absent only for a row that never had one. */
+  message?: AgentMessage;
+  conversationId: string;
+}
+
+const proposalOf = (row: ActionRow, card: typeof messages.$inferSelect | null): Proposal => ({
+  action: toAgentAction(row),
+  ...(card && { message: toAgentMessage(card) }),
+  conversationId: row.conversationId,
+});
+
+/** One of the agent's own proposals with its card, or null (unknown, or another agent's). */
+export async function findProposal(
+  deps: CoreDeps,
+  agentId: string,
+  actionId: string,
+): Promise<Proposal | null> {
+  const [found] = await deps.db
+    .select({ action: actions, card: messages })
+    .from(actions)
+    .leftJoin(messages, eq(messages.id, actions.cardMessageId))
+    .where(and(eq(actions.id, actionId), eq(actions.agentId, agentId)));
+  return found ? proposalOf(found.action, found.card) : null;
+}
+
+/** Where a page of proposals starts: after this one, newest first. */
+export interface ProposalCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/** A page of the agent's own proposals, newest first, and where the next page starts. */
+export async function listProposalPage(
+  deps: CoreDeps,
+  agentId: string,
+  after: ProposalCursor | undefined,
+  limit: number,
+): Promise<{ actions: AgentAction[]; next?: ProposalCursor }> {
+  const rows = await deps.db
+    .select()
+    .from(actions)
+    .where(
+      and(
+        eq(actions.agentId, agentId),
+        after &&
+          or(
+            lt(actions.createdAt, after.createdAt),
+            and(eq(actions.createdAt, after.createdAt), lt(actions.id, after.id)),
+          ),
+      ),
+    )
+    .orderBy(desc(actions.createdAt), desc(actions.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    actions: page.map(toAgentAction),
+    ...(rows.length > limit && last && { next: { createdAt: last.createdAt, id: last.id } }),
+  };
+}
+
+/**
+ * Waits until the agent's proposal is decided (or expired), at most `maxMs`: parks like a
+ * long-poll (one of the agent's LONGPOLL_MAX_PARKED leases, `rate_limited` past them), woken by
+ * the agent's event-log notification that every decision commits with, from any process. Ends
+ * early when `signal` aborts or the process drains. Answers the proposal as last read (still
+ * pending when the wait ended first), or null when it is not the agent's.
+ */
+export async function waitForDecision(
+  deps: CoreDeps,
+  agentId: string,
+  actionId: string,
+  maxMs: number,
+  signal?: AbortSignal,
+): Promise<Proposal | null> {
+  const first = await findProposal(deps, agentId, actionId);
+  const drain = drainSignal();
+  if (first?.action.state !== "pending" || maxMs <= 0 || drain.aborted) return first;
+  const lease = await acquireLease(
+    deps,
+    "long-poll",
+    agentId,
+    deps.config.LONGPOLL_MAX_PARKED,
+    "long-poll requests",
+  );
+  let pending = false;
+  let wake: (() => void) | undefined;
+  const unsubscribe = await deps.notifier.subscribe(`agent:${agentId}`, () => {
+    pending = true;
+    wake?.();
+  });
+  // Plain listeners, removed at the end (decision 0046), not AbortSignal.any.
+  const onStop = () => wake?.();
+  signal?.addEventListener("abort", onStop);
+  drain.addEventListener("abort", onStop);
+  const deadline = Date.now() + maxMs;
+  try {
+    // Subscribed first, then read again: a decision committed in between is not missed.
+    for (;;) {
+      pending = false;
+      const proposal = await findProposal(deps, agentId, actionId);
+      const left = deadline - Date.now();
+      if (proposal?.action.state !== "pending") return proposal;
+      if (left <= 0 || signal?.aborted || drain.aborted) return proposal;
+      if (!pending)
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, left);
+          wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+      wake = undefined;
+    }
+  } finally {
+    signal?.removeEventListener("abort", onStop);
+    drain.removeEventListener("abort", onStop);
+    unsubscribe();
+    await lease.release();
+  }
+}
