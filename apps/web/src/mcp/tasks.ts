@@ -24,7 +24,7 @@ import {
 import { getDeps } from "~/server/deps";
 
 /**
- * Proposals as MCP tasks (protocol 2025-11-25, decision 0069-d). `proposeAction` called with a
+ * Proposals as MCP tasks (protocol 2025-11-25, decision 0069). `proposeAction` called with a
  * task answers its task at once; the task is the proposal itself (its id is the action's id,
  * its status read from the action row, so any web process answers for it and nothing else is
  * stored): `working` while the card waits, `completed` once the person approved or rejected it,

@@ -10,7 +10,7 @@ import { type ActionRow, toAgentAction } from "./action-shape";
 const { actions, messages } = schema;
 
 /**
- * A proposal as the MCP endpoint's tasks read it (decision 0069-d): the action row is the task,
+ * A proposal as the MCP endpoint's tasks read it (decision 0069): the action row is the task,
  * so the state lives where every process reads it and there is nothing else to keep or clean up.
  * Every read is scoped to the calling agent: another agent's proposal is not found.
  */
