@@ -1,4 +1,4 @@
-import { CoreError, decideAuthorization, OAuthError } from "@switchboard/core";
+import { CoreError, decideAuthorization, getOwnedAgent, OAuthError } from "@switchboard/core";
 import { headers } from "next/headers";
 import { z } from "zod";
 import { requestOrigin } from "~/auth/options";
@@ -15,6 +15,8 @@ export const oauthRouter = router({
       }),
     )
     .mutation(async ({ ctx, input }) => {
+      // Another owner's agent is not found, as on every agent procedure (core checks it again).
+      if (input.allow) await getOwnedAgent(ctx.deps, ctx.user.id, input.agentId ?? "");
       const origin = requestOrigin(await headers());
       if (!origin) throw new CoreError("validation_error", "The request names no host");
       try {
