@@ -217,10 +217,15 @@ test("Deny, a wrong resource, a missing verifier, a foreign redirect URI and an 
   page,
 }) => {
   test.setTimeout(90_000);
-  await signUp(page, "Dora Deny");
-  await createAgent(page, "Deny Agent");
   const provider = new MemoryProvider("E2E Denied App");
   const { url } = await startAuthorization(provider);
+  // Signed out: sign in first, asked to come back to the authorization request as it was.
+  await page.goto(url.href);
+  await page.waitForURL(/\/signin\?callbackUrl=/);
+  const back = new URL(page.url()).searchParams.get("callbackUrl") ?? "";
+  expect(back).toBe(`${url.pathname}${url.search}`);
+  await signUp(page, "Dora Deny");
+  await createAgent(page, "Deny Agent");
 
   // Deny: access_denied back at the redirect URI, with the state.
   await page.goto(url.href);
