@@ -225,10 +225,16 @@ test("Deny, a wrong resource, a missing verifier, a foreign redirect URI and an 
   const back = new URL(page.url()).searchParams.get("callbackUrl") ?? "";
   expect(back).toBe(`${url.pathname}${url.search}`);
   await signUp(page, "Dora Deny");
-  await createAgent(page, "Deny Agent");
+
+  // No agent yet: one is made on the authorization page itself, and offered at once.
+  await page.goto(url.href);
+  await expect(page.getByTestId("oauth-no-agent")).toBeVisible();
+  await expect(page.getByTestId("oauth-allow")).toBeDisabled();
+  await page.getByTestId("agent-name").fill("Deny Agent");
+  await page.getByTestId("agent-create").click();
+  await expect(page.getByTestId("oauth-agent")).toContainText("Deny Agent");
 
   // Deny: access_denied back at the redirect URI, with the state.
-  await page.goto(url.href);
   await page.getByTestId("oauth-deny").click();
   const denied = await returned(page);
   expect(denied.get("error")).toBe("access_denied");

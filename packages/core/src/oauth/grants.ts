@@ -1,5 +1,5 @@
 import { schema } from "@switchboard/db";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, lt } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { notifyAgentControl } from "../events/agent-control";
 import { authorizeAgentRequest } from "../identity/agent-tokens";
@@ -133,6 +133,8 @@ export async function decideAuthorization(
   if (!agent) throw new OAuthError("invalid_request", "Pick one of your agents");
   const code = newSecret("sbac_");
   const now = deps.clock.now();
+  // Codes live a minute: the ones past it (used or not) go as new ones are made.
+  await deps.db.delete(oauthCodes).where(lt(oauthCodes.expiresAt, now));
   await deps.db.insert(oauthCodes).values({
     codeHash: hashSecret(code),
     clientId: request.client.clientId,
@@ -280,6 +282,13 @@ async function refresh(deps: CoreDeps, form: Params, origin: string): Promise<To
       .where(and(eq(oauthRefreshTokens.tokenHash, hash), isNull(oauthRefreshTokens.usedAt)))
       .returning({ grantId: oauthRefreshTokens.grantId });
     if (!used) return null;
+    // The family's expired refresh tokens are kept no longer (used ones are kept until then,
+    // so that a reuse is still recognised).
+    await tx
+      .delete(oauthRefreshTokens)
+      .where(
+        and(eq(oauthRefreshTokens.grantId, token.grantId), lt(oauthRefreshTokens.expiresAt, now)),
+      );
     await tx
       .update(agentTokens)
       .set({

@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { schema } from "@switchboard/db";
+import { lt } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizeAgentRequest, revokeAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent } from "../identity/agents";
@@ -429,6 +431,17 @@ describe("tokens", () => {
       "token_revoked",
     );
     await revokeOAuthToken(t.deps, { token: "unknown" }); // no error
+  });
+
+  it("sweeps codes past their minute as new ones are made", async () => {
+    await granted();
+    t.clock.advance(61 * 1000);
+    await granted();
+    const stale = await t.deps.db
+      .select()
+      .from(schema.oauthCodes)
+      .where(lt(schema.oauthCodes.expiresAt, t.clock.now()));
+    expect(stale).toEqual([]);
   });
 
   it("expires the access token after an hour", async () => {

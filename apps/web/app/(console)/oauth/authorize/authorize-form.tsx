@@ -1,7 +1,7 @@
 "use client";
 
-import { useMutation } from "@tanstack/react-query";
-import Link from "next/link";
+import { scopeSentence } from "@switchboard/contract";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { FormError } from "~/components/form-error";
 import { Button } from "~/components/ui/button";
@@ -9,23 +9,17 @@ import { Card } from "~/components/ui/card";
 import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 
-interface AgentChoice {
-  id: string;
-  name: string;
-  paused: boolean;
-  scopes: string[];
-}
-
 /** Pick an agent, read what it may do, Allow or Deny; the browser then goes back to the app. */
-export function AuthorizeForm({
-  params,
-  agents,
-}: {
-  params: Record<string, string>;
-  agents: AgentChoice[];
-}) {
+export function AuthorizeForm({ params }: { params: Record<string, string> }) {
   const trpc = useTRPC();
-  const [agentId, setAgentId] = useState(agents[0]?.id ?? "");
+  const agents = (useQuery(trpc.agents.list.queryOptions()).data ?? []).map((agent) => ({
+    id: agent.id,
+    name: agent.displayName ?? agent.num,
+    paused: agent.paused !== null,
+    scopes: agent.requestedScopes.map(scopeSentence),
+  }));
+  const [picked, setPicked] = useState("");
+  const agentId = agents.some((agent) => agent.id === picked) ? picked : (agents[0]?.id ?? "");
   const decide = useMutation(
     trpc.oauth.decide.mutationOptions({
       onSuccess: ({ redirectTo }) => window.location.assign(redirectTo),
@@ -38,9 +32,7 @@ export function AuthorizeForm({
     <Card aria-labelledby="oauth-agent-heading">
       <h2 id="oauth-agent-heading">Act as which agent?</h2>
       {agents.length === 0 ? (
-        <p>
-          You have no agent yet. <Link href="/agents">Create an agent</Link>, then connect again.
-        </p>
+        <p data-testid="oauth-no-agent">You have no agent yet: create one below.</p>
       ) : (
         <div className={ui.stack}>
           <label>
@@ -48,7 +40,7 @@ export function AuthorizeForm({
             <select
               data-testid="oauth-agent"
               value={agentId}
-              onChange={(event) => setAgentId(event.target.value)}
+              onChange={(event) => setPicked(event.target.value)}
             >
               {agents.map((agent) => (
                 <option key={agent.id} value={agent.id}>

@@ -1,5 +1,4 @@
-import { scopeWords } from "@switchboard/contract";
-import { checkAuthorizationRequest, listOwnedAgents } from "@switchboard/core";
+import { checkAuthorizationRequest } from "@switchboard/core";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { requestOrigin } from "~/auth/options";
@@ -7,6 +6,8 @@ import { getSessionUser } from "~/auth/session";
 import { Card } from "~/components/ui/card";
 import ui from "~/components/ui/layout.module.css";
 import { getDeps } from "~/server/deps";
+import { HydrateClient, trpc } from "~/trpc/server";
+import { CreateAgent } from "../../agents/_components/create-agent";
 import { AuthorizeForm } from "./authorize-form";
 
 export const dynamic = "force-dynamic";
@@ -21,8 +22,7 @@ export default async function AuthorizePage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const user = await getSessionUser();
-  if (!user) return null; // the console layout sends them to sign in and back here
+  if (!(await getSessionUser())) return null; // the console layout sends them to sign in and back here
   const raw = await searchParams;
   const params = Object.fromEntries(
     Object.entries(raw).flatMap(([key, value]) =>
@@ -45,12 +45,6 @@ export default async function AuthorizePage({
       </>
     );
   const { client } = check.request;
-  const agents = (await listOwnedAgents(deps, user.id)).map((agent) => ({
-    id: agent.id,
-    name: agent.displayName ?? agent.num,
-    paused: agent.paused !== null,
-    scopes: agent.requestedScopes.map((scope) => scopeWords[scope].sentence),
-  }));
   return (
     <>
       <title>Connect an app · Switchboard</title>
@@ -62,7 +56,11 @@ export default async function AuthorizePage({
           ? `Identified by ${client.source.host}`
           : "Registered by the app itself: not verified"}
       </p>
-      <AuthorizeForm params={params} agents={agents} />
+      <HydrateClient queries={[trpc.agents.list.queryOptions()]}>
+        <AuthorizeForm params={params} />
+        {/* An owner without the right agent makes one here; the list above picks it up. */}
+        <CreateAgent />
+      </HydrateClient>
     </>
   );
 }
