@@ -193,6 +193,25 @@ export {
   registerDatabaseMetrics,
 } from "./metrics";
 export { forwardedClient, parseProxyRange, proxiedClient } from "./net/trusted-proxies";
+// OAuth 2.1 for the MCP endpoint
+export { type OAuthClient, registerClient, resolveClient } from "./oauth/clients";
+export {
+  type AuthorizationCheck,
+  type AuthorizationRequest,
+  authorizeOAuthRequest,
+  checkAuthorizationRequest,
+  decideAuthorization,
+  exchangeToken,
+  revokeOAuthToken,
+  type TokenAnswer,
+} from "./oauth/grants";
+export {
+  MCP_PATH,
+  mcpResource,
+  OAUTH_SCOPE,
+  OAuthError,
+  protectedResourceMetadataUrl,
+} from "./oauth/rules";
 // Objects (serving stored media by Range)
 export { type ByteRange, parseByteRange } from "./objects/byte-range";
 export type { MediaKind } from "./objects/prepare-media";

@@ -16,17 +16,13 @@ import {
   ops,
   toolArguments,
 } from "@switchboard/contract";
-import {
-  authorizeAgentRequest,
-  CoreError,
-  parseAuthorization,
-  parseIdempotencyKey,
-} from "@switchboard/core";
+import { CoreError, parseIdempotencyKey } from "@switchboard/core";
 import type { Admit } from "~/server/api-route";
 import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
 import { errorResponse, toErrorResponse } from "~/server/responses";
+import { mcpAuthorizer } from "./credential";
 import { type AgentAdmission, type AgentRoute, agentRoutes } from "./routes";
 import { createTask, registerTaskHandlers, taskCapabilities, taskTools } from "./tasks";
 
@@ -247,15 +243,10 @@ function mcpServer(post: Post): Server {
  * those small messages is answered with the refusal, unread).
  */
 async function admitPost(request: Request): Promise<Post> {
-  const credential = parseAuthorization(request.headers.get("authorization"));
-  if (credential.kind !== "agent")
-    throw new CoreError(
-      "unauthorized",
-      "The MCP endpoint takes the Agent API's credential: Authorization: Bearer agent:<token>",
-    );
+  const authorizer = mcpAuthorizer(request.headers.get("authorization"));
   const deps = getDeps();
   const client = { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) };
-  const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
+  const authorize = () => authorizer(deps, client);
   let first: Admit<AgentAdmission>;
   let caller: string;
   let refusal: CoreError | undefined;

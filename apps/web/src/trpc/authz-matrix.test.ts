@@ -156,6 +156,7 @@ const rows: Record<string, Call[]> = {
     (c, y, x) => c.chats.decide({ chat: x.conversationId, actionId: y.action.id, approve: true }),
   ],
   "agents.get": [(c, y) => c.agents.get({ agentId: y.owned.id })],
+  "oauth.decide": [(c, y) => c.oauth.decide({ params: {}, agentId: y.owned.id, allow: true })],
   "agents.update": [
     (c, y) => c.agents.update({ agentId: y.owned.id, change: { displayName: "Taken" } }),
   ],

@@ -9,6 +9,7 @@ import { feedRouter } from "./routers/feed";
 import { inboxRouter } from "./routers/inbox";
 import { instanceRouter } from "./routers/instance";
 import { liveRouter } from "./routers/live";
+import { oauthRouter } from "./routers/oauth";
 import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
 import { tokensRouter } from "./routers/tokens";
@@ -29,6 +30,7 @@ export const appRouter = router({
   feed: feedRouter,
   calls: callsRouter,
   instance: instanceRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -10,6 +10,7 @@ export * from "./identity";
 export * from "./jobs";
 export * from "./limits";
 export * from "./messages";
+export * from "./oauth";
 export * from "./objects";
 export * from "./records";
 export * from "./settings";

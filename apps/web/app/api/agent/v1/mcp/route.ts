@@ -1,8 +1,21 @@
 import { handleMcp } from "~/mcp/server";
 import { methods } from "~/server/api-route";
+import { bearerChallenge, originOf } from "~/server/oauth";
 
 /**
  * The Agent API over MCP (Streamable HTTP, stateless): POST only; no server-initiated stream, so
- * GET (and DELETE of a session) answer 405 as the transport allows.
+ * GET (and DELETE of a session) answer 405 as the transport allows. A 401 names where to get a
+ * token (RFC 9728 `resource_metadata`), so a client that has only this URL can authorize.
  */
-export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: handleMcp });
+async function post(request: Request): Promise<Response> {
+  const response = await handleMcp(request);
+  if (response.status !== 401) return response;
+  const presented = Boolean(request.headers.get("authorization")?.trim());
+  response.headers.set(
+    "WWW-Authenticate",
+    bearerChallenge(originOf(request), presented ? "invalid_token" : undefined),
+  );
+  return response;
+}
+
+export const { GET, POST, PUT, PATCH, DELETE } = methods({ POST: post });

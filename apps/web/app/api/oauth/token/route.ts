@@ -1,0 +1,15 @@
+import { exchangeToken } from "@switchboard/core";
+import { methods } from "~/server/api-route";
+import { getDeps } from "~/server/deps";
+import { oauthEndpoint, originOf, readForm } from "~/server/oauth";
+import { json } from "~/server/responses";
+
+/** The token endpoint: authorization_code (PKCE) and refresh_token (rotating). */
+export const { GET, POST, PUT, PATCH, DELETE } = methods({
+  POST: (request) =>
+    oauthEndpoint(async () =>
+      json(await exchangeToken(getDeps(), await readForm(request), originOf(request)), 200, {
+        Pragma: "no-cache",
+      }),
+    ),
+});
