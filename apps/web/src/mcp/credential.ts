@@ -11,7 +11,7 @@ type Client = { family?: "ipv4" | "ipv6" | null };
 
 /**
  * How an MCP POST authenticates: the Agent API's `Bearer agent:<token>`, or an OAuth access
- * token as a plain `Bearer` (decision 0069-c). Answers the admission to run (counting one
+ * token as a plain `Bearer` (decision 0070). Answers the admission to run (counting one
  * request each time), or throws 401 before anything is read.
  */
 export function mcpAuthorizer(

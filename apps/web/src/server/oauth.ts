@@ -14,7 +14,7 @@ import { callerKey, readBodyText } from "./read-body";
 import { json, toErrorResponse } from "./responses";
 
 /**
- * The HTTP side of OAuth 2.1 for the MCP endpoint (decision 0069-c): the metadata documents and
+ * The HTTP side of OAuth 2.1 for the MCP endpoint (decision 0070): the metadata documents and
  * the endpoints' RFC 6749 answers. Core holds the rules.
  */
 

@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import { isPublicAddress } from "../net/address-policy";
 
 /**
- * The pure rules of OAuth 2.1 for the MCP endpoint (decision 0069-c): redirect URIs, PKCE,
+ * The pure rules of OAuth 2.1 for the MCP endpoint (decision 0070): redirect URIs, PKCE,
  * the resource indicator, client metadata documents' addresses.
  */
 

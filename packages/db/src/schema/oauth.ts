@@ -3,7 +3,7 @@ import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { agents, agentTokens, users } from "./identity";
 
 /**
- * OAuth 2.1 for the MCP endpoint (decision 0069-c). A grant is an agent token (`agent_tokens`,
+ * OAuth 2.1 for the MCP endpoint (decision 0070). A grant is an agent token (`agent_tokens`,
  * named after the client) whose hash is the current access token's; these tables hold what the
  * authorization flow needs around it.
  */

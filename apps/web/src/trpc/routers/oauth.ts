@@ -4,7 +4,7 @@ import { z } from "zod";
 import { requestOrigin } from "~/auth/options";
 import { protectedProcedure, router } from "../init";
 
-/** The authorization page's answer (decision 0069-c): Allow for one owned agent, or Deny. */
+/** The authorization page's answer (decision 0070): Allow for one owned agent, or Deny. */
 export const oauthRouter = router({
   decide: protectedProcedure
     .input(

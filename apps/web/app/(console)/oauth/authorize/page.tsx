@@ -13,7 +13,7 @@ import { AuthorizeForm } from "./authorize-form";
 export const dynamic = "force-dynamic";
 
 /**
- * The OAuth authorization page (decision 0069-c): the signed-in owner sees which client asks and
+ * The OAuth authorization page (decision 0070): the signed-in owner sees which client asks and
  * where it came from, picks one of their agents, reads what it may do, and allows or denies. A
  * request whose client or redirect URI cannot be trusted is refused here and sends nobody away.
  */
