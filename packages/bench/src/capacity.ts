@@ -71,6 +71,7 @@ type Wake = "none" | "in the transaction" | "coalesced after commit";
  */
 function coalescer() {
   let pending: string[] = [];
+  let running: Promise<void> = Promise.resolve();
   let busy = false;
   const flush = async (): Promise<void> => {
     while (pending.length > 0) {
@@ -80,11 +81,15 @@ function coalescer() {
     }
     busy = false;
   };
-  return (topic: string) => {
-    pending.push(topic);
-    if (busy) return;
-    busy = true;
-    void flush();
+  return {
+    add(topic: string) {
+      pending.push(topic);
+      if (busy) return;
+      busy = true;
+      running = flush();
+    },
+    /** Resolves once every topic added so far is notified. */
+    settled: () => running,
   };
 }
 
@@ -102,11 +107,12 @@ async function sendShaped(wake: Wake): Promise<number> {
             values (${`c${c}`}, ${messageText(done)})`;
           if (notify) await tx`select pg_notify('capacity', ${`agent:${c}`})`;
         });
-        after?.(`agent:${c}`);
+        after?.add(`agent:${c}`);
         done++;
       }
     }),
   );
+  await after?.settled();
   return done / SECONDS;
 }
 
