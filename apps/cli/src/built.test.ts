@@ -54,6 +54,11 @@ describe("the built CLI (decision 0065)", () => {
     // Its own group and no other.
     expect(loaded.some((url) => /\/dist\/user-\w+\.js$/.test(url))).toBe(true);
     expect(loaded.some((url) => /\/dist\/trigger-\w+\.js$/.test(url))).toBe(false);
+    // Core without what a CLI call does not use (issue 41): the metrics registry (nothing is
+    // served) and the pretty logger (its output is not a terminal).
+    expect(loaded.filter((url) => /\/node_modules\/(prom-client|pino-pretty)\//.test(url))).toEqual(
+      [],
+    );
   });
 
   it("answers --help from what it was built with: no command group, nothing from node_modules", async () => {

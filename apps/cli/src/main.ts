@@ -6,6 +6,9 @@ declare const BUILT_COMMANDS: CommandSummary[] | undefined;
 
 // Only what the command asked for is imported (decision 0065): help loads no command group and
 // not core, a command loads core and its own group.
+// The CLI serves no metrics: core, imported below, then never loads prom-client (issue 41). The
+// key is core's NO_METRICS, spelled out so that help still imports nothing of core.
+(globalThis as Record<string, unknown>).__switchboardNoMetrics = true;
 const argv = process.argv.slice(2);
 if (argv[0] === "start") {
   // Long-running, so outside the one-JSON-object contract of the other commands.

@@ -17,6 +17,7 @@ const benches = [
   "memory-ws.ts",
   "console.ts",
   "cli.ts",
+  "capacity.ts",
 ];
 const args = process.argv.slice(2);
 const only = args

@@ -138,6 +138,7 @@ export { type InstanceStatus, instanceStatus } from "./instance-status";
 export { type JobName, type JobPayload, jobNames, jobPayloads } from "./jobs/enqueue-job";
 export { type JobQueueDepth, readJobQueue } from "./jobs/job-queue";
 export { forgetWorkers, heartbeatWorkers, unlockStaleJobs } from "./jobs/stale-workers";
+export { JsonText } from "./json-text";
 export { type AgentDay, getAgentHistory } from "./limits/agent-history";
 export { getAgentUsage } from "./limits/charge-send";
 export { enforceConsoleRequestLimit } from "./limits/console-requests";
@@ -156,7 +157,7 @@ export {
   openPersonMessageMedia,
 } from "./messaging/get-person-message-media";
 export { listAgentConversations } from "./messaging/list-agent-conversations";
-export { listAgentMessages } from "./messaging/list-agent-messages";
+export { listAgentMessages, listAgentMessagesJson } from "./messaging/list-agent-messages";
 export {
   CHAT_LIST_PAGE_SIZE,
   listPersonChatRows,

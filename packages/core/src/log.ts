@@ -1,6 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream } from "pino";
-import pretty from "pino-pretty";
 
 /**
  * The service's one logger (pino). JSON lines, one object each, unless the output is a terminal
@@ -15,13 +14,21 @@ import pretty from "pino-pretty";
 
 const context = new AsyncLocalStorage<Record<string, unknown>>();
 
+/**
+ * pino-pretty, loaded only when lines are to be pretty (a terminal, or LOG_FORMAT=pretty): JSON
+ * output, a service's or a CLI call's, never pays for importing it (issue 41).
+ */
+const pretty =
+  // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
+  (process.env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json")) === "pretty"
+    ? (await import("pino-pretty")).default
+    : undefined;
+
 /** Where lines go; tests swap it to read what would have been written. */
 let sink: DestinationStream = defaultSink();
 
 function defaultSink(): DestinationStream {
-  // biome-ignore lint/style/noProcessEnv: read once at start, before any config is loaded.
-  const format = process.env.LOG_FORMAT ?? (process.stdout.isTTY ? "pretty" : "json");
-  return format === "pretty"
+  return pretty
     ? pretty({
         sync: true,
         colorize: process.stdout.isTTY,

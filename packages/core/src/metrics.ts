@@ -1,13 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { applicationName } from "@switchboard/db";
-import {
-  Counter,
-  collectDefaultMetrics,
-  Gauge,
-  Histogram,
-  type Metric,
-  register,
-} from "prom-client";
+import type { Metric } from "prom-client";
 import type { CoreDeps } from "./deps";
 import { type JobQueueDepth, readJobQueue } from "./jobs/job-queue";
 
@@ -18,17 +11,42 @@ import { type JobQueueDepth, readJobQueue } from "./jobs/job-queue";
  * Recording is in-memory only; anything that needs the database is read when scraped.
  */
 
-function once<M extends Metric>(name: string, make: () => M): M {
-  return (register.getSingleMetric(name) as M | undefined) ?? make();
+/**
+ * A process that serves no metrics says so before it imports core, by setting this on
+ * globalThis: the CLI does (apps/cli/src/main.ts). There prom-client is never imported (~70 ms
+ * of a CLI call's CPU, issue 41) and every metric records nothing.
+ */
+export const NO_METRICS = "__switchboardNoMetrics";
+
+const prom = (globalThis as Record<string, unknown>)[NO_METRICS]
+  ? undefined
+  : await import("prom-client");
+
+/** What a metric is where none are served: every recording a no-op, every read empty. */
+const inert = {
+  inc() {},
+  dec() {},
+  set() {},
+  observe() {},
+  reset() {},
+  async get() {
+    return { name: "", help: "", type: "counter", values: [], aggregator: "sum" };
+  },
+};
+
+function once<M extends Metric>(name: string, make: (p: typeof import("prom-client")) => M): M {
+  if (!prom) return inert as unknown as M;
+  return (prom.register.getSingleMetric(name) as M | undefined) ?? make(prom);
 }
 
-if (!register.getSingleMetric("process_cpu_seconds_total")) collectDefaultMetrics();
+if (prom && !prom.register.getSingleMetric("process_cpu_seconds_total"))
+  prom.collectDefaultMetrics();
 
 export const metrics = {
   requestSeconds: once(
     "switchboard_http_request_duration_seconds",
-    () =>
-      new Histogram({
+    (p) =>
+      new p.Histogram({
         name: "switchboard_http_request_duration_seconds",
         help: "API request latency by surface, route (operation id) and status",
         labelNames: ["surface", "route", "status"],
@@ -37,8 +55,8 @@ export const metrics = {
   ),
   refusals: once(
     "switchboard_refusals_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_refusals_total",
         help: "API and stream answers with an error, by code",
         labelNames: ["code"],
@@ -46,8 +64,8 @@ export const metrics = {
   ),
   eventsAppended: once(
     "switchboard_events_appended_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_events_appended_total",
         help: "Events written to the event log, by type",
         labelNames: ["type"],
@@ -55,8 +73,8 @@ export const metrics = {
   ),
   deliveries: once(
     "switchboard_webhook_deliveries_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_webhook_deliveries_total",
         help: "Webhook delivery attempts by outcome",
         labelNames: ["outcome"],
@@ -64,16 +82,16 @@ export const metrics = {
   ),
   webhookRecordFailures: once(
     "switchboard_webhook_record_failures_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_webhook_record_failures_total",
         help: "Webhook attempts made but not recorded as they were (the drain moved on)",
       }),
   ),
   drainTakes: once(
     "switchboard_webhook_drain_takes_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_webhook_drain_takes_total",
         help: "Tries to take an agent's webhook drain lease: taken, or held by another worker",
         labelNames: ["outcome"],
@@ -81,8 +99,8 @@ export const metrics = {
   ),
   deliveryLag: once(
     "switchboard_webhook_delivery_lag_seconds",
-    () =>
-      new Histogram({
+    (p) =>
+      new p.Histogram({
         name: "switchboard_webhook_delivery_lag_seconds",
         help: "From an event's commit to its webhook receiver's 2xx, retries included",
         buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30, 300, 3600],
@@ -90,8 +108,8 @@ export const metrics = {
   ),
   webhookBatches: once(
     "switchboard_webhook_statement_batch_size",
-    () =>
-      new Histogram({
+    (p) =>
+      new p.Histogram({
         name: "switchboard_webhook_statement_batch_size",
         help: "Agents' webhook reads (due_read) or delivered attempts (settle) one statement carries",
         labelNames: ["statement"],
@@ -100,8 +118,8 @@ export const metrics = {
   ),
   jobs: once(
     "switchboard_jobs_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_jobs_total",
         help: "Jobs run by this worker, by name and outcome",
         labelNames: ["job", "outcome"],
@@ -109,12 +127,12 @@ export const metrics = {
   ),
   streamConnections: once(
     "switchboard_stream_connections",
-    () => new Gauge({ name: "switchboard_stream_connections", help: "Open stream connections" }),
+    (p) => new p.Gauge({ name: "switchboard_stream_connections", help: "Open stream connections" }),
   ),
   streamFrames: once(
     "switchboard_stream_frames_total",
-    () =>
-      new Counter({
+    (p) =>
+      new p.Counter({
         name: "switchboard_stream_frames_total",
         help: "Stream frames by direction (in: from agents, out: to agents)",
         labelNames: ["direction"],
@@ -122,8 +140,8 @@ export const metrics = {
   ),
   parkedPolls: once(
     "switchboard_longpolls_parked",
-    () =>
-      new Gauge({
+    (p) =>
+      new p.Gauge({
         name: "switchboard_longpolls_parked",
         help: "GET /updates calls waiting for events",
       }),
@@ -142,7 +160,8 @@ export function registerDatabaseMetrics(deps: CoreDeps): void {
   // The gauges read through the deps registered last: a process has one, but test files that
   // share a process each register their own, and an earlier file's are closed.
   scraped.__switchboardMetricsDeps = deps;
-  if (register.getSingleMetric("switchboard_job_queue_ready")) return;
+  if (!prom || prom.register.getSingleMetric("switchboard_job_queue_ready")) return;
+  const { Gauge } = prom;
   const current = () => scraped.__switchboardMetricsDeps ?? deps;
   // One read serves both gauges of a scrape.
   let last: Promise<JobQueueDepth> | null = null;
@@ -189,7 +208,8 @@ export function registerDatabaseMetrics(deps: CoreDeps): void {
 
 /** The exposition text and its content type. */
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
-  return { contentType: register.contentType, body: await register.metrics() };
+  if (!prom) return { contentType: "text/plain; version=0.0.4; charset=utf-8", body: "" };
+  return { contentType: prom.register.contentType, body: await prom.register.metrics() };
 }
 
 /**

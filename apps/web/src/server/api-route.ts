@@ -13,6 +13,7 @@ import {
   type CoreDeps,
   CoreError,
   type DeveloperPrincipal,
+  JsonText,
   log,
   metrics,
   parseAuthorization,
@@ -24,7 +25,7 @@ import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
 import { idempotent } from "./idempotent-request";
 import { callerKey, readBodyText } from "./read-body";
-import { errorResponse, json, toErrorResponse } from "./responses";
+import { errorResponse, json, jsonText, toErrorResponse } from "./responses";
 import { assertStorableInput, storableQuery } from "./storable-input";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -219,7 +220,9 @@ function surfaceRoute<P>(surface: Surface<P>) {
   const route = apiRoute(surface);
   function bound<O extends Operation>(
     op: O,
-    handler: (args: OperationArgs<P, O>) => Promise<OperationResult<O>>,
+    handler: (
+      args: OperationArgs<P, O>,
+    ) => Promise<OperationResult<O> | JsonText<OperationResult<O>>>,
   ): BoundRoute<P>;
   function bound<
     B extends z.ZodType | undefined = undefined,
@@ -246,7 +249,10 @@ function surfaceRoute<P>(surface: Surface<P>) {
       : target;
     const handle = route(options, async (args) => {
       const result = await handler(op ? { ...args, params: op.params.parse(args.params) } : args);
-      return result instanceof Response ? result : json(result, op?.status);
+      if (result instanceof Response) return result;
+      return result instanceof JsonText
+        ? jsonText(result.text, op?.status)
+        : json(result, op?.status);
     });
     return op ? Object.assign(handle, { operation: op }) : handle;
   }

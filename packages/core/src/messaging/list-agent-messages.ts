@@ -4,6 +4,7 @@ import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { JsonText } from "../json-text";
 import { preparedQuery } from "../prepared-query";
 import { toAgentMessage } from "../sending/compose-message";
 
@@ -24,6 +25,56 @@ export async function listAgentMessages(
   const { messages, hasMore } = await readMessagePage(deps, conversationId, query);
   return { messages, hasMore };
 }
+
+/**
+ * `listAgentMessages`' answer as the JSON text the route sends, the same bytes
+ * `JSON.stringify(await listAgentMessages(…))` makes (issue 41): Postgres reads only the wire
+ * fields and writes each message's JSON itself (its time already ISO text: no Date decoded and
+ * encoded again), so the web process decodes one text per row, not a dozen columns, and maps
+ * and serialises nothing but a media group (jsonb's own text is spaced, the wire's is compact).
+ */
+export async function listAgentMessagesJson(
+  deps: CoreDeps,
+  agentId: string,
+  conversationId: string,
+  query: AgentHistoryQuery,
+): Promise<JsonText<{ messages: AgentMessage[]; hasMore: boolean }>> {
+  await checkAgentAccess(deps, agentId, { conversationId }, { scope: "messages:read" });
+  const limit = query.limit + 1; // one more than the page, to know there are more
+  const rows = query.before
+    ? await deps.sql<WireRow[]>`${wireSelect(deps)}
+        where m.conversation_id = ${conversationId}
+          and m.pos < ${await positionOf(deps, conversationId, query.before)}
+        order by m.pos desc limit ${limit}`
+    : await deps.sql<WireRow[]>`${wireSelect(deps)}
+        where m.conversation_id = ${conversationId} order by m.pos desc limit ${limit}`;
+  const page = rows.slice(0, query.limit).reverse();
+  const items = page.map(
+    // head: `{"id":…,"createdAt":…` open; the media group's members (toAgentMessage spreads
+    // them after createdAt) and a voice note's transcript close it.
+    ({ head, media, tail }) =>
+      `${head}${media ? `,${JSON.stringify(JSON.parse(media)).slice(1, -1)}` : ""}${tail}}`,
+  );
+  return new JsonText(`{"messages":[${items.join(",")}],"hasMore":${rows.length > query.limit}}`);
+}
+
+interface WireRow {
+  head: string;
+  media: string | null;
+  tail: string;
+}
+
+/** The wire fields of a message, in toAgentMessage's order, as compact JSON (row_to_json). */
+const wireSelect = (deps: CoreDeps) => deps.sql`
+  select left(row_to_json(w)::text, -1) as head,
+    case when m.media is null or m.media = '{}'::jsonb then null else m.media::text end as media,
+    case when m.type = 'voice' and m.transcript is not null
+      then ',"transcript":' || to_json(m.transcript)::text else '' end as tail
+  from messages m join users u on u.id = m.sender_id
+  cross join lateral (select m.id as "id", m.conversation_id as "conversationId",
+    m.sender_id as "senderId", u.num as "senderNum", m.type as "type", m.content as "content",
+    m.reply_to_id as "replyToId", m.agent_action_id as "agentActionId",
+    to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt") w`;
 
 /** One page of a conversation's messages with their senders' numbers. */
 export async function readMessagePage(

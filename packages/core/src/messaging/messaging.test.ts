@@ -25,7 +25,7 @@ import {
 import { codeOf, coreFailure, createTestDeps, testChat } from "../testing";
 import { getMessageAudio } from "./get-message-audio";
 import { listAgentConversations } from "./list-agent-conversations";
-import { listAgentMessages } from "./list-agent-messages";
+import { listAgentMessages, listAgentMessagesJson } from "./list-agent-messages";
 import { listPersonChatRows } from "./list-person-chat-rows";
 import { sendPersonMessage } from "./send-person-message";
 
@@ -147,10 +147,42 @@ describe("an agent sends", () => {
     // What was stored is what history shows, and the person was not told through an event.
     const history = await listAgentMessages(t.deps, agent.id, conversationId, { limit: 50 });
     expect(history.messages).toEqual(sent);
+    // The route's answer, written by Postgres: the same bytes, every media group included.
+    const json = async (query: { limit: number; before?: string }) =>
+      (await listAgentMessagesJson(t.deps, agent.id, conversationId, query)).text;
+    expect(await json({ limit: 50 })).toBe(JSON.stringify(history));
+    const older = { limit: 3, before: document?.id };
+    expect(await json(older)).toBe(
+      JSON.stringify(await listAgentMessages(t.deps, agent.id, conversationId, older)),
+    );
     expect((await eventsOf(agent.id)).map((e) => e.type)).toEqual(["contact.added"]);
     expect((await getAgentUsage(t.deps, agent.id)).usage.messages).toBe(8);
     const [listed] = (await listPersonChatRows(t.deps, person.id)).chats;
     expect(listed?.lastMessage?.id).toBe(document?.id);
+  });
+
+  it("history as the route's JSON: the same bytes as serialising the messages, whatever the text holds", async () => {
+    const { send, agent, person, conversationId } = await chat();
+    const texts = [
+      'quotes " and \\ backslash / slash',
+      "lines\nand\ttabs\r\u0001\u001f\u007f",
+      "emoji 🎉, accents é, CJK 漢字, separators \u2028\u2029",
+      "</script><b>markup</b>",
+    ];
+    const first = await send({ type: "text", content: texts[0] as string });
+    for (const content of texts.slice(1))
+      await sendPersonMessage(t.deps, person.id, agent.id, { type: "text", content });
+    await send({ type: "text", content: "a reply", replyToId: first.message.id });
+    const history = await listAgentMessages(t.deps, agent.id, conversationId, { limit: 50 });
+    expect(history.messages.map((m) => m.content)).toEqual([...texts, "a reply"]);
+    expect(history.messages.at(-1)?.replyToId).toBe(first.message.id);
+    const json = await listAgentMessagesJson(t.deps, agent.id, conversationId, { limit: 50 });
+    expect(json.text).toBe(JSON.stringify(history));
+    // The access check still stands before the read: another agent reads nothing of it.
+    const other = await chat();
+    expect(
+      await codeOf(listAgentMessagesJson(t.deps, other.agent.id, conversationId, { limit: 50 })),
+    ).toBe("forbidden");
   });
 
   it("refuses bad media with invalid_audio or a validation_error naming the field", async () => {

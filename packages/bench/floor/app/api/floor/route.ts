@@ -1,9 +1,7 @@
-import postgres from "postgres";
+import { sql } from "./sql";
 
-// The floor the benchmark compares the service with: a bare Next.js route handler doing one
-// postgres.js `select 1`, nothing else (no middleware, no headers, no counters).
-const sql = postgres(process.env.DATABASE_URL as string, { max: 10, onnotice: () => {} });
-
+// The floor for `/me` and `/updates`: a bare Next.js route handler doing one postgres.js
+// `select 1`, nothing else (no middleware, no headers, no counters).
 export const dynamic = "force-dynamic";
 
 export async function GET() {

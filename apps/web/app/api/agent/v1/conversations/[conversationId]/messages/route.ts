@@ -1,9 +1,9 @@
 import { ops } from "@switchboard/contract";
-import { listAgentMessages } from "@switchboard/core";
+import { listAgentMessagesJson } from "@switchboard/core";
 import { agentRoute, routes } from "~/server/api-route";
 
 export const { GET, POST, PUT, PATCH, DELETE } = routes(
   agentRoute(ops.listMessages, ({ principal, deps, params, query }) =>
-    listAgentMessages(deps, principal.agentId, params.conversationId, query),
+    listAgentMessagesJson(deps, principal.agentId, params.conversationId, query),
   ),
 );
