@@ -17,6 +17,13 @@ export {
 } from "./actions/decisions";
 export { getAgentAction, listAgentActions, setAutoExecute } from "./actions/list-actions";
 export { proposeAction } from "./actions/propose-action";
+export {
+  countWaitingCards,
+  listWaitingCards,
+  MAX_WAITING_CARDS,
+  type WaitingCard,
+  type WaitingCount,
+} from "./actions/waiting-cards";
 // Calls
 export { endCall } from "./calls/end-call";
 export { listPersonCalls } from "./calls/person-calls";
