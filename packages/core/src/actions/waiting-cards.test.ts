@@ -86,15 +86,20 @@ describe("cards waiting for a person", () => {
     const opened = t.clock.now();
     const first = await chat.propose("First", 10);
     const second = await chat.propose("Second", 20);
+    const lapsing = await chat.propose("Lapsing", 2);
     t.clock.advance(1000);
     await decideAction(t.deps, { userRef: person.id, actionId: first.id, approve: false });
+    // Past its time (the timer has not run yet): no longer waiting, still shown.
+    t.clock.advance(2 * 60_000);
     const waiting = await listWaitingCards(t.deps, person.id, { decidedSince: opened });
     expect(waiting.cards.map((card) => [card.action.title, card.action.state])).toEqual([
+      ["Lapsing", "pending"],
       ["First", "rejected"],
       ["Second", "pending"],
     ]);
-    expect(waiting.cards[0]?.decision).toMatchObject({ outcome: "rejected", via: "cli" });
-    expect(waiting.cards[1]?.decision).toBeNull();
+    expect(waiting.cards[0]?.action.id).toBe(lapsing.id);
+    expect(waiting.cards[1]?.decision).toMatchObject({ outcome: "rejected", via: "cli" });
+    expect(waiting.cards[2]?.decision).toBeNull();
     expect(waiting.count).toBe(1);
     expect(waiting.nextExpiresAt).toBe(second.expiresAt);
   });

@@ -34,8 +34,9 @@ const waitingOn = (userId: string, now: Date) =>
 /**
  * Every card that waits on the person, across their chats, the one expiring first first (at most
  * MAX_WAITING_CARDS), with how many wait in all and when the first expires. With `decidedSince`
- * (when the person opened the list) the cards decided or expired since then stay in it, in their
- * place, showing how they ended: a card does not vanish under the person's finger. The same
+ * (when the person opened the list) the cards decided, expired or past their time since then
+ * stay in it, in their place, showing how they ended: a card does not vanish under the person's
+ * finger. The same
  * reads as the chat's card: the console shows each as it shows it there.
  */
 export async function listWaitingCards(
@@ -53,9 +54,12 @@ export async function listWaitingCards(
       .innerJoin(users, eq(users.id, actions.agentId))
       .where(
         since
-          ? or(
-              waitingOn(user.id, now),
-              and(eq(actions.userId, user.id), gte(actions.resolvedAt, since)),
+          ? and(
+              eq(actions.userId, user.id),
+              or(
+                and(eq(actions.state, "pending"), gt(actions.expiresAt, since)),
+                gte(actions.resolvedAt, since),
+              ),
             )
           : waitingOn(user.id, now),
       )
