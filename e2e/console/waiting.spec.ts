@@ -63,6 +63,18 @@ test("Waiting for you, the nav's count and the tab's title follow cards proposed
   page,
   request,
 }) => {
+  // The app's icon badge (the Badging API), recorded: the last number set, 0 once cleared.
+  await page.addInitScript(() => {
+    const badge = (count: number) => {
+      Object.assign(window, { appBadge: count });
+      return Promise.resolve();
+    };
+    Object.assign(navigator, {
+      setAppBadge: (count: number) => badge(count),
+      clearAppBadge: () => badge(0),
+    });
+  });
+  const appBadge = () => page.evaluate(() => (window as { appBadge?: number }).appBadge);
   const { num, planner, shopper } = await personWithTwoAgents(page, "Wendy Waiting");
   const nav = page.getByTestId("nav-waiting");
   await nav.click();
@@ -90,6 +102,7 @@ test("Waiting for you, the nav's count and the tab's title follow cards proposed
   await expect(page.getByTestId("nav-waiting-count")).toHaveText("2");
   await expect(nav).toHaveAccessibleName("Waiting for you, 2");
   await expect(page).toHaveTitle("(2) Waiting for you · Switchboard");
+  await expect.poll(appBadge).toBe(2);
 
   // Decided elsewhere (the CLI's decision, as the person): it shows how it ended, in its place.
   await decideAction(deps(), { userRef: num, actionId: sooner, approve: false });
@@ -99,6 +112,7 @@ test("Waiting for you, the nav's count and the tab's title follow cards proposed
   );
   await expect(page.getByTestId("nav-waiting-count")).toHaveText("1");
   await expect(page).toHaveTitle("(1) Waiting for you · Switchboard");
+  await expect.poll(appBadge).toBe(1);
 
   // Expired: nothing waits any more.
   await expireNow(later);
@@ -107,6 +121,7 @@ test("Waiting for you, the nav's count and the tab's title follow cards proposed
   await expect(page.getByTestId("nav-waiting-count")).toHaveCount(0);
   await expect(nav).toHaveAccessibleName("Waiting for you");
   await expect(page).toHaveTitle("Waiting for you · Switchboard");
+  await expect.poll(appBadge).toBe(0);
 
   // On every page the count goes before the page's own title, through navigations.
   await page.getByTestId("nav-chats").click();
