@@ -4,7 +4,7 @@ import { consolePages, consoleWorld, settled } from "./world";
 /**
  * Every console page names itself in the browser's tab ("Inbox · Switchboard"), so open tabs can
  * be told apart: from the server's first HTML, as one <title>, and again after moving between
- * pages in the browser.
+ * pages in the browser, where the count of cards waiting on the person goes first ("(3) …").
  */
 test("every console page has its own title", async ({ page }) => {
   test.setTimeout(120_000);
@@ -16,6 +16,7 @@ test("every console page has its own title", async ({ page }) => {
     add: "Add an agent · Chats · Switchboard",
     consent: "Add an agent · Chats · Switchboard",
     chat: `${agent} · Chats · Switchboard`,
+    waiting: "Waiting for you · Switchboard",
     inbox: "Inbox · Switchboard",
     thread: "The week ahead, in one place · Inbox · Switchboard",
     compose: "New email · Inbox · Switchboard",
@@ -36,6 +37,8 @@ test("every console page has its own title", async ({ page }) => {
   // A chat the server could not read is read again in the browser (decision 0049): until then
   // the tab names the section.
   const served: Partial<typeof expected> = { missing: "Chats · Switchboard" };
+  // In the browser the count of cards waiting (the world leaves 10) goes before each title.
+  const waiting = "(10) ";
   for (const [name, url] of Object.entries(pages) as [keyof typeof pages, string][]) {
     // The server's HTML already carries the title: a tab shows it before any script runs.
     const html = await (await page.request.get(url)).text();
@@ -47,7 +50,7 @@ test("every console page has its own title", async ({ page }) => {
     ]);
     await page.goto(url);
     await settled(page);
-    await expect(page, `${name} (${url})`).toHaveTitle(expected[name]);
+    await expect(page, `${name} (${url})`).toHaveTitle(waiting + expected[name]);
     expect(await page.locator("head > title").count(), `one <title> on ${name}`).toBe(1);
   }
 
@@ -57,9 +60,10 @@ test("every console page has its own title", async ({ page }) => {
     ["nav-inbox", expected.inbox],
     ["nav-records", expected.tasks],
     ["nav-agents", expected.agents],
+    ["nav-waiting", expected.waiting],
     ["nav-chats", expected.chats],
   ] as const) {
     await page.getByTestId(tab).click();
-    await expect(page).toHaveTitle(title);
+    await expect(page).toHaveTitle(waiting + title);
   }
 });

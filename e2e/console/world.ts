@@ -195,6 +195,7 @@ export function consolePages(world: Awaited<ReturnType<typeof consoleWorld>>) {
     add: "/chats/add",
     consent: `/chats/add?agent=${world.agent.num}`,
     chat: `/chats/${world.conversationId}`,
+    waiting: "/waiting",
     inbox: "/inbox",
     thread: `/inbox/${world.threadId}`,
     compose: "/inbox/new",

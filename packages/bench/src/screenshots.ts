@@ -484,6 +484,7 @@ try {
       "chat-cards": `/chats/${world.plannerChat}`,
       "chats-add": "/chats/add",
       consent: `/chats/add?agent=${world.museum.num}`,
+      waiting: "/waiting",
       inbox: "/inbox",
       "inbox-thread": `/inbox/${world.inboxThread}`,
       "inbox-new": "/inbox/new",

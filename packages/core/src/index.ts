@@ -24,6 +24,13 @@ export {
   waitForDecision,
 } from "./actions/proposal-tasks";
 export { proposeAction } from "./actions/propose-action";
+export {
+  countWaitingCards,
+  listWaitingCards,
+  MAX_WAITING_CARDS,
+  type WaitingCard,
+  type WaitingCount,
+} from "./actions/waiting-cards";
 // Calls
 export { endCall } from "./calls/end-call";
 export { listPersonCalls } from "./calls/person-calls";

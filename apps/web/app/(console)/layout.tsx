@@ -6,7 +6,7 @@ import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
 import { ServiceWorker } from "~/components/service-worker";
 import { SignInFirst } from "~/components/sign-in-first";
 import { requestTheme } from "~/components/theme";
-import { pageReadAt } from "~/trpc/server";
+import { HydrateClient, pageReadAt, trpc } from "~/trpc/server";
 import styles from "./layout.module.css";
 
 export const dynamic = "force-dynamic";
@@ -33,7 +33,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         <a href="#main" className={styles.skipLink}>
           Skip to content
         </a>
-        <ConsoleNav name={user.name} num={user.num} theme={requestTheme(await cookies())} />
+        {/* How many cards wait (its badge, the title's count) is in the first HTML too. */}
+        <HydrateClient queries={[trpc.chats.waitingCount.queryOptions()]}>
+          <ConsoleNav name={user.name} num={user.num} theme={requestTheme(await cookies())} />
+        </HydrateClient>
         {/* "main" stays a global name too: pages widen it (chats, split views) with :has(). */}
         <main className={`${styles.main} main`} id="main">
           <ConnectionBanner />

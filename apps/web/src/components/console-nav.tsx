@@ -13,10 +13,23 @@ import { ThemeChoice } from "./theme-choice";
 import { Avatar, initialOf } from "./ui/avatar";
 import { buttonClass } from "./ui/button";
 import ui from "./ui/layout.module.css";
+import { shownCount, waitingLabel } from "./waiting-count";
+import { useWaitingCount } from "./waiting-signals";
 
-/** `more`: on a phone these live in the account menu, so the tab bar keeps room for its labels. */
-const links: { href: string; label: string; section?: string; icon: IconName; more?: true }[] = [
+/**
+ * `more`: on a phone these live in the account menu, so the tab bar keeps room for its labels;
+ * `short`: the tab bar's label, where the whole one does not fit.
+ */
+const links: {
+  href: string;
+  label: string;
+  short?: string;
+  section?: string;
+  icon: IconName;
+  more?: true;
+}[] = [
   { href: "/chats", label: "Chats", icon: "chat" },
+  { href: "/waiting", label: "Waiting for you", short: "Waiting", icon: "waiting" },
   { href: "/inbox", label: "Inbox", icon: "inbox" },
   { href: "/feed", label: "Feed", icon: "feed" },
   { href: "/calls", label: "Calls", icon: "calls" },
@@ -55,6 +68,7 @@ export function ConsoleNav({
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the path changes.
   useEffect(() => setAccountOpen(false), [path]);
   const initial = initialOf(name);
+  const waiting = useWaitingCount();
   return (
     // "sidebar" stays a global name too: the live dot (live-updates.module.css) is lighter on it.
     <aside
@@ -87,9 +101,25 @@ export function ConsoleNav({
             className={link.more ? styles.more : undefined}
             aria-current={path.startsWith(link.section ?? link.href) ? "page" : undefined}
             data-testid={`nav-${(link.section ?? link.href).slice(1)}`}
+            // The count in words ("Waiting for you, 3"); the badge only shows it.
+            aria-label={link.href === "/waiting" ? waitingLabel(waiting) : undefined}
           >
             <Icon name={link.icon} />
-            <span>{link.label}</span>
+            {link.short ? (
+              <>
+                <span className={styles.long}>{link.label}</span>
+                <span className={styles.short} aria-hidden="true">
+                  {link.short}
+                </span>
+              </>
+            ) : (
+              <span>{link.label}</span>
+            )}
+            {link.href === "/waiting" && waiting > 0 && (
+              <span className={styles.count} aria-hidden="true" data-testid="nav-waiting-count">
+                {shownCount(waiting)}
+              </span>
+            )}
           </Link>
         ))}
       </nav>

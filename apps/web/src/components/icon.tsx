@@ -17,6 +17,7 @@ const paths = {
   close: "M6 6l12 12M18 6L6 18",
   mic: "M12 3a3 3 0 0 0-3 3v6a3 3 0 0 0 6 0V6a3 3 0 0 0-3-3zM5 11a7 7 0 0 0 14 0M12 18v3M8 21h8",
   send: "M21 3L10 14M21 3l-7 18-4-7-7-4z",
+  waiting: "M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18zM12 7v5l3 2",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -33,6 +33,9 @@ function tab() {
       },
     ],
     [trpc.chats.agent.queryKey({ chat: "cnv_a" }), {}],
+    // "Waiting for you" and its count in the nav, title and app badge.
+    [trpc.chats.waiting.queryKey({ since: 1 }), { cards: [], count: 0, targets: [] }],
+    [trpc.chats.waitingCount.queryKey(), { count: 0, nextExpiresAt: null }],
     [trpc.inbox.thread.infiniteQueryKey({ threadId: "eth_1" }), { pages: [], pageParams: [] }],
     [trpc.inbox.list.infiniteQueryKey({}), { pages: [], pageParams: [] }],
     [trpc.records.list.queryKey({ type: "task" }), []],
@@ -60,9 +63,14 @@ function tab() {
 }
 
 describe("rereadFilter", () => {
-  it("re-reads only the chat that changed and the chat list", () => {
-    expect(tab().rereads(["chat:cnv_a"])).toEqual(["chats.list", "chats.page cnv_a"]);
-    expect(tab().rereads(["chat:cnv_c"])).toEqual(["chats.list", "chats.page 800-000-001"]);
+  it("re-reads only the chat that changed, the chat list and the cards waiting", () => {
+    const waiting = ["chats.waiting 1", "chats.waitingCount"];
+    expect(tab().rereads(["chat:cnv_a"])).toEqual(["chats.list", "chats.page cnv_a", ...waiting]);
+    expect(tab().rereads(["chat:cnv_c"])).toEqual([
+      "chats.list",
+      "chats.page 800-000-001",
+      ...waiting,
+    ]);
   });
 
   it("skips the person's own read mark where no view shows the chat unread", () => {
@@ -85,6 +93,8 @@ describe("rereadFilter", () => {
       "chats.page 800-000-001",
       "chats.page cnv_a",
       "chats.page cnv_b",
+      "chats.waiting 1",
+      "chats.waitingCount",
       "feed.page",
     ]);
   });

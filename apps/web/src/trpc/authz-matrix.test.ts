@@ -229,6 +229,9 @@ const ownOnly = new Set([
   "chats.setBlocked",
   "chats.setAutoExecute",
   "chats.remove",
+  // The caller's own cards only (core's listWaitingCards reads by the caller's id).
+  "chats.waiting",
+  "chats.waitingCount",
   "agents.list",
   "agents.create",
   "live.changes",

@@ -3,12 +3,14 @@ import {
   addContact,
   addUserContact,
   blockAgent,
+  countWaitingCards,
   decideAction,
   describeActionTargets,
   describeChatAgent,
   getConsentCard,
   listPersonChatRows,
   listPersonMessages,
+  listWaitingCards,
   markReadByPerson,
   reactAsPerson,
   removeContact,
@@ -79,6 +81,24 @@ export const chatsRouter = router({
       const actions = page.messages.flatMap((message) => (message.action ? [message.action] : []));
       return { ...page, targets: await describeActionTargets(ctx.deps, ctx.user.id, actions) };
     }),
+
+  /**
+   * Every card waiting on the person across their chats, the one expiring first first, each with
+   * its agent and (a change card) the record it targets as it is now. `since` (ms since the epoch:
+   * when the person opened the list) keeps the cards decided since then, showing how they ended.
+   */
+  waiting: protectedProcedure
+    .input(z.object({ since: z.number().int().min(0).max(8.64e15) }))
+    .query(async ({ ctx, input }) => {
+      const waiting = await listWaitingCards(ctx.deps, ctx.user.id, {
+        decidedSince: new Date(input.since),
+      });
+      const actions = waiting.cards.map((card) => card.action);
+      return { ...waiting, targets: await describeActionTargets(ctx.deps, ctx.user.id, actions) };
+    }),
+
+  /** How many cards wait on the person, and when the first expires: the nav, title and badge. */
+  waitingCount: protectedProcedure.query(({ ctx }) => countWaitingCards(ctx.deps, ctx.user.id)),
 
   /** The chat header's facts about the agent: bio, paused, owner. */
   agent: protectedProcedure

@@ -9,9 +9,9 @@ import {
   skillFields,
   skillRecordType,
 } from "@switchboard/contract";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useEffect, useRef, useState } from "react";
 import { flushSync } from "react-dom";
 import { shownError } from "~/components/errors";
 import { formatClock, formatRelative, formatWhen, localDayKey } from "~/components/format";
@@ -40,25 +40,41 @@ import { RejectDialog } from "./reject-dialog";
  * record as it is now), when it expires. Approve, Edit (a form prefilled with everything the
  * proposal carries, or a JSON editor for a custom kind; both checked before they are sent) and
  * Reject (which asks, optionally, why) while it is pending; afterwards its state, what an edit
- * changed, why it was rejected, and what ran.
+ * changed, why it was rejected, and what ran. A decision refused because the card was decided or
+ * expired elsewhere (another tab, the CLI, the timer) reads the card again, and it shows how it
+ * really ended, never PENDING beside an error. `from` heads the card outside its chat (whose
+ * agent it is, the way to the chat).
  */
 export function ApprovalCard({
   message,
   action,
   target,
+  from,
 }: {
-  message: PersonChatMessage;
+  message: Pick<PersonChatMessage, "id" | "decision">;
   action: AgentAction;
   target?: CardTarget | null;
+  from?: ReactNode;
 }) {
   useReaderTimes();
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [rejecting, setRejecting] = useState(false);
   const decide = useMutation(
-    trpc.chats.decide.mutationOptions({ onSuccess: () => setEditing(false) }),
+    trpc.chats.decide.mutationOptions({
+      onSuccess: () => setEditing(false),
+      // Decided or expired elsewhere: read every view of it again before the error is shown
+      // (the mutation stays pending meanwhile), so the card says how it ended instead.
+      onError: async (failure) => {
+        if (!decidedElsewhere(failure)) return;
+        setEditing(false);
+        await queryClient.invalidateQueries(trpc.chats.pathFilter());
+      },
+    }),
   );
-  const error = shownError(decide.error);
+  const stale = decidedElsewhere(decide.error) && action.state !== "pending";
+  const error = stale ? null : shownError(decide.error);
   const pending = action.state === "pending" && Date.parse(action.expiresAt) > Date.now();
   const payload = action.editedPayload ?? action.payload;
   const anchor = useLinkedCard(message.id);
@@ -107,6 +123,7 @@ export function ApprovalCard({
       data-action-id={action.id}
       aria-labelledby={headingId}
     >
+      {from}
       <div className={styles.head}>
         <span data-testid="card-kind">{words?.kind ?? kindWords(action)}</span>
         <Badge tone={stateBadge[action.state]} data-testid="card-state">
@@ -200,6 +217,13 @@ export function ApprovalCard({
           {error.message}
         </p>
       )}
+      {stale && (
+        <p className={ui.hint} role="status" data-testid="card-stale">
+          {action.state === "expired"
+            ? "It expired before your answer arrived."
+            : "It was decided elsewhere before your answer arrived."}
+        </p>
+      )}
       <div className={styles.outcome} tabIndex={-1} data-testid="card-outcome">
         <CardTime action={action} decision={message.decision} />
         <Rejection action={action} />
@@ -207,6 +231,11 @@ export function ApprovalCard({
       </div>
     </li>
   );
+}
+
+/** The card was decided or expired before this decision arrived (the server's `conflict`). */
+function decidedElsewhere(failure: unknown): boolean {
+  return (failure as { data?: { code?: string } | null } | null)?.data?.code === "conflict";
 }
 
 /**
