@@ -1,13 +1,14 @@
 "use client";
 
 import type { PersonChatMessage } from "@switchboard/contract";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { mapsUrl } from "~/components/link-parts";
 import { LinkifiedText } from "~/components/linkified-text";
 import bubble from "~/components/ui/bubble.module.css";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import styles from "./chat.module.css";
+import { messagePreview } from "./message-preview";
 import { ReactionMenu, type ReactionSummary } from "./reaction-menu";
 import { ZoomableImage } from "./zoomable-image";
 
@@ -19,9 +20,11 @@ function mediaSrc(message: PersonChatMessage, data: string | undefined): string 
 
 /**
  * One message of a chat: its body by type (agent text as safe markdown, voice notes play with
- * their words once, images open larger, places link to a map), reactions shown under it with one menu
- * to add or take back one's own, and on the person's own messages whether the agent read them.
- * `continued` marks a message that follows one from the same sender, as chat apps group them.
+ * their words once, images open larger, places link to a map), the message it replies to quoted
+ * above it, reactions shown under it, and on the person's own messages whether the agent read
+ * them. `continued` marks a message that follows one from the same sender, as chat apps group
+ * them; only the `last` of such a run shows its time (the others keep it for screen readers and
+ * on hover). Its actions (react, reply, copy) show on hover or focus, one Tab stop each.
  */
 export function MessageBubble({
   message,
@@ -29,14 +32,21 @@ export function MessageBubble({
   agentId,
   showRead,
   continued,
+  last,
+  quoted,
   onReact,
+  onReply,
 }: {
   message: PersonChatMessage;
   mine: boolean;
   agentId: string;
   showRead: boolean;
   continued: boolean;
+  last: boolean;
+  /** The message it replies to, when loaded (undefined when it replies to none). */
+  quoted: PersonChatMessage | null | undefined;
   onReact: (emoji: string, on: boolean) => void;
+  onReply: () => void;
 }) {
   const counts = new Map<string, ReactionSummary>();
   for (const r of message.reactions) {
@@ -52,6 +62,7 @@ export function MessageBubble({
       className={[
         bubble.bubble,
         !mine && `${bubble.theirs} ${styles.theirs}`,
+        styles.message,
         continued ? styles.continued : styles.first,
       ]
         .filter(Boolean)
@@ -60,6 +71,7 @@ export function MessageBubble({
       data-message-id={message.id}
       data-sender={mine ? "me" : "agent"}
     >
+      {message.replyToId && <Quote quoted={quoted} agentId={agentId} />}
       <MessageBody message={message} fromAgent={!mine} />
       {counts.size > 0 && (
         <ul className={styles.reactions} data-testid="message-reactions" aria-label="Reactions">
@@ -72,14 +84,78 @@ export function MessageBubble({
           ))}
         </ul>
       )}
-      <div className={bubble.meta}>
-        <RelativeTime iso={message.createdAt} />
+      <div className={last || showRead ? bubble.meta : `${bubble.meta} ${styles.quietMeta}`}>
+        <span className={styles.actions} data-testid="message-actions">
+          <ReactionMenu reactions={counts} onReact={onReact} />
+          <button
+            type="button"
+            className={styles.actionButton}
+            onClick={onReply}
+            data-testid="reply-button"
+          >
+            Reply
+          </button>
+          {copyText(message) && <CopyButton text={copyText(message)} />}
+        </span>
+        <RelativeTime iso={message.createdAt} className={last ? undefined : ui.visuallyHidden} />
         {mine && showRead && (
           <span data-testid="message-read-state">{message.readByOther ? "Read" : "Sent"}</span>
         )}
-        <ReactionMenu reactions={counts} onReact={onReact} />
       </div>
     </li>
+  );
+}
+
+/** The words a message's Copy puts on the clipboard: its text, or a voice note's transcript. */
+function copyText(message: PersonChatMessage): string {
+  return message.content.trim() ? message.content : (message.transcript?.trim() ?? "");
+}
+
+/** Copies the message's words; says so for a moment (and to screen readers). */
+function CopyButton({ text }: { text: string }) {
+  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  return (
+    <button
+      type="button"
+      className={styles.actionButton}
+      onClick={() =>
+        navigator.clipboard.writeText(text).then(
+          () => setState("copied"),
+          () => setState("failed"),
+        )
+      }
+      data-testid="copy-button"
+    >
+      <span aria-live="polite">
+        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
+      </span>
+    </button>
+  );
+}
+
+/** The message a reply quotes: who wrote it and its first words (one line). */
+function Quote({
+  quoted,
+  agentId,
+}: {
+  quoted: PersonChatMessage | null | undefined;
+  agentId: string;
+}) {
+  const fromAgent = quoted?.senderId === agentId;
+  return (
+    <blockquote className={styles.quote} data-testid="message-quote">
+      <span className={styles.quoteWho}>
+        {quoted ? (fromAgent ? "Replying to the agent" : "Replying to you") : "Replying"}
+      </span>
+      <span className={styles.quoteText}>
+        {quoted ? messagePreview(quoted, fromAgent) : "an earlier message"}
+      </span>
+    </blockquote>
   );
 }
 
