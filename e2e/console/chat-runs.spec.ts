@@ -69,36 +69,49 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
   await page.mouse.move(0, 0);
   await expect.poll(() => opacityOf(actions)).toBe(0);
 
-  // By keyboard: back from the composer are the newest message's Copy, Reply and React.
+  // By keyboard: one Tab stop per message (back from the composer is the newest message's),
+  // its menu has the reactions, then Reply and Copy; the time shows while focus is in it.
   await page.getByTestId("composer-text").focus();
   await page.keyboard.press("Shift+Tab");
-  await expect(third.getByTestId("copy-button")).toBeFocused();
+  await expect(third.getByTestId("react-button")).toBeFocused();
   await expect.poll(() => opacityOf(third.getByTestId("message-actions"))).toBe(1);
   await page.keyboard.press("Shift+Tab");
-  await expect(third.getByTestId("reply-button")).toBeFocused();
-  await page.keyboard.press("Shift+Tab");
-  await expect(third.getByTestId("react-button")).toBeFocused();
+  await expect(second.getByTestId("react-button")).toBeFocused();
+  expect(await timeWidth(second)).toBeGreaterThan(1);
+  await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("menuitemcheckbox", { name: "React 👍" })).toBeFocused();
   await page.keyboard.press("Enter");
   await expect(third.getByTestId("message-reactions")).toContainText("👍");
+  await expect(third.getByTestId("react-button")).toBeFocused();
+  await page.keyboard.press("Enter");
+  await page.keyboard.press("End");
+  await expect(page.getByRole("menuitem", { name: "Copy text" })).toBeFocused();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page.getByRole("menuitem", { name: "Reply" })).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(third.getByTestId("react-button")).toBeFocused();
 
   // Copy puts the message's words on the clipboard.
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
-  await second.hover();
+  const menuOf = async (message: typeof second) => {
+    await message.hover();
+    await message.getByTestId("react-button").click();
+  };
+  await menuOf(second);
   await second.getByTestId("copy-button").click();
-  await expect(second.getByTestId("copy-button")).toHaveText("Copied");
+  await expect(second.getByTestId("copy-state")).toHaveText("Copied");
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("Second of three");
 
   // Reply: the composer quotes the message (Escape drops the quote), the send carries it.
-  await second.hover();
+  await menuOf(second);
   await second.getByTestId("reply-button").click();
   const quote = page.getByTestId("composer-reply");
   await expect(quote).toContainText("Second of three");
   await expect(page.getByTestId("composer-text")).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(quote).toHaveCount(0);
-  await second.hover();
+  await menuOf(second);
   await second.getByTestId("reply-button").click();
   await expect(quote).toContainText("Second of three");
   await page.getByTestId("composer-text").fill("Yes to the second");

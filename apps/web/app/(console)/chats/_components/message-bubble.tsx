@@ -23,8 +23,8 @@ function mediaSrc(message: PersonChatMessage, data: string | undefined): string 
  * their words once, images open larger, places link to a map), the message it replies to quoted
  * above it, reactions shown under it, and on the person's own messages whether the agent read
  * them. `continued` marks a message that follows one from the same sender, as chat apps group
- * them; only the `last` of such a run shows its time (the others keep it for screen readers and
- * on hover). Its actions (react, reply, copy) show on hover or focus, one Tab stop each.
+ * them; only the `last` of such a run shows its time (the others keep it for screen readers, and
+ * show it while focus is in them). Its one menu (react, reply, copy) shows on hover or focus.
  */
 export function MessageBubble({
   message,
@@ -48,6 +48,7 @@ export function MessageBubble({
   onReact: (emoji: string, on: boolean) => void;
   onReply: () => void;
 }) {
+  const [copy, copied] = useCopy(copyText(message));
   const counts = new Map<string, ReactionSummary>();
   for (const r of message.reactions) {
     const entry = counts.get(r.emoji) ?? { emoji: r.emoji, count: 0, mine: false };
@@ -86,18 +87,21 @@ export function MessageBubble({
       )}
       <div className={last || showRead ? bubble.meta : `${bubble.meta} ${styles.quietMeta}`}>
         <span className={styles.actions} data-testid="message-actions">
-          <ReactionMenu reactions={counts} onReact={onReact} />
-          <button
-            type="button"
-            className={styles.actionButton}
-            onClick={onReply}
-            data-testid="reply-button"
-          >
-            Reply
-          </button>
-          {copyText(message) && <CopyButton text={copyText(message)} />}
+          <ReactionMenu
+            reactions={counts}
+            onReact={onReact}
+            actions={[
+              { label: "Reply", onSelect: onReply, testId: "reply-button" },
+              ...(copyText(message)
+                ? [{ label: "Copy text", onSelect: copy, testId: "copy-button" }]
+                : []),
+            ]}
+          />
         </span>
-        <RelativeTime iso={message.createdAt} className={last ? undefined : ui.visuallyHidden} />
+        <span role="status" data-testid="copy-state">
+          {copied === "copied" ? "Copied" : copied === "failed" ? "Could not copy" : ""}
+        </span>
+        <RelativeTime iso={message.createdAt} className={last ? undefined : styles.runTime} />
         {mine && showRead && (
           <span data-testid="message-read-state">{message.readByOther ? "Read" : "Sent"}</span>
         )}
@@ -111,31 +115,20 @@ function copyText(message: PersonChatMessage): string {
   return message.content.trim() ? message.content : (message.transcript?.trim() ?? "");
 }
 
-/** Copies the message's words; says so for a moment (and to screen readers). */
-function CopyButton({ text }: { text: string }) {
-  const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
+/** Copies text to the clipboard; says how it went for a moment (and to screen readers). */
+function useCopy(text: string): [() => void, "copied" | "failed" | null] {
+  const [state, setState] = useState<"copied" | "failed" | null>(null);
   useEffect(() => {
-    if (state === "idle") return;
-    const timer = setTimeout(() => setState("idle"), 2000);
+    if (!state) return;
+    const timer = setTimeout(() => setState(null), 2000);
     return () => clearTimeout(timer);
   }, [state]);
-  return (
-    <button
-      type="button"
-      className={styles.actionButton}
-      onClick={() =>
-        navigator.clipboard.writeText(text).then(
-          () => setState("copied"),
-          () => setState("failed"),
-        )
-      }
-      data-testid="copy-button"
-    >
-      <span aria-live="polite">
-        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
-      </span>
-    </button>
-  );
+  const copy = () =>
+    void navigator.clipboard.writeText(text).then(
+      () => setState("copied"),
+      () => setState("failed"),
+    );
+  return [copy, state];
 }
 
 /** The message a reply quotes: who wrote it and its first words (one line). */
