@@ -138,6 +138,10 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
   for (const size of [desktop, phone]) {
     await page.setViewportSize(size);
     await second.hover();
+    await second.getByTestId("react-button").click();
+    await page.screenshot({ path: test.info().outputPath(`runs-${size.width}.png`) });
+    await page.keyboard.press("Escape");
+    await second.hover();
     expect(await seriousViolations(page), `axe at ${size.width}`).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
   }
@@ -208,6 +212,7 @@ test("the chat list shows pictures through the console, finds chats by name, and
       await expect(rows).toHaveCount(2);
       expect(await seriousViolations(page), `axe at ${size.width}`).toEqual([]);
       expect(await fitsWidth(page)).toBe(true);
+      await page.screenshot({ path: test.info().outputPath(`list-${size.width}.png`) });
     }
     await page.setViewportSize(desktop);
     await page.goto(`/chats/${second.agent.num}`);
