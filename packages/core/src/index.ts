@@ -155,6 +155,7 @@ export { captureLogs, log, withLogContext } from "./log";
 export { cleanupExpired } from "./maintenance/cleanup";
 // Messaging
 export { addReaction } from "./messaging/add-reaction";
+export { AVATAR_MAX_BYTES, getChatAgentAvatar } from "./messaging/chat-agent-avatar";
 export { type ChatAgentProfile, describeChatAgent } from "./messaging/describe-chat-agent";
 export { getMessageAudio, type MessageAudio } from "./messaging/get-message-audio";
 export {

@@ -189,6 +189,65 @@ describe("rejecting a card with a reason", () => {
   });
 });
 
+describe("the chat list and replies", () => {
+  it("searches chats by the agent's name, counts waiting cards, and sends a reply with replyToId", async () => {
+    const owner = await signUp("Owner");
+    const make = (displayName: string) =>
+      owner.session.agents.create.mutate({
+        displayName,
+        requestedScopes: ["messages:read", "messages:write"],
+        requestPrivacy: "everyone",
+      });
+    const [kite, lamp] = [await make("Kite Helper"), await make("Lamp Helper")];
+    const person = await signUp("Sol");
+    const add = (agent: { id: string }) =>
+      person.session.chats.add.mutate({
+        agent: agent.id,
+        scopes: ["messages:read", "messages:write"],
+      });
+    const { conversationId: chat } = await add(kite);
+    await add(lamp);
+    await proposeAction(
+      t.deps,
+      { agentId: kite.id },
+      { conversationId: chat, kind: "book.kite", title: "Book a kite" },
+    );
+
+    const found = await person.session.chats.list.query({ search: "kite" });
+    expect(found.chats.map((row) => [row.agent.displayName, row.pendingCards])).toEqual([
+      ["Kite Helper", 1],
+    ]);
+    expect((await person.session.chats.list.query({})).chats).toHaveLength(2);
+    const long = await failure(person.session.chats.list.query({ search: "k".repeat(101) }));
+    expect(long.data).toMatchObject({
+      httpStatus: 400,
+      code: "validation_error",
+      issues: [{ path: "search" }],
+    });
+
+    const { message: asked } = await sendAgentMessage(
+      t.deps,
+      { agentId: kite.id },
+      { conversationId: chat, type: "text", content: "Red or blue?" },
+    );
+    const { message } = await person.session.chats.send.mutate({
+      chat,
+      message: { type: "text", content: "Blue", replyToId: asked.id },
+    });
+    expect(message.replyToId).toBe(asked.id);
+    const elsewhere = await failure(
+      person.session.chats.send.mutate({
+        chat,
+        message: { type: "text", content: "Blue", replyToId: "msg_not_here" },
+      }),
+    );
+    expect(elsewhere.data).toMatchObject({
+      code: "validation_error",
+      issues: [{ path: "replyToId" }],
+    });
+  });
+});
+
 describe("inbox", () => {
   it("sends, lists with unread counts, opens and marks read; strangers see nothing", async () => {
     const ann = await signUp("Ann");

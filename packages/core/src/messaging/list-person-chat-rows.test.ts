@@ -1,6 +1,8 @@
 import { schema } from "@switchboard/db";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decideAction } from "../actions/decide-action";
+import { proposeAction } from "../actions/propose-action";
 import { addContact } from "../contacts/contacts";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
@@ -80,6 +82,7 @@ describe("listPersonChatRows", () => {
         lastMessageAt: expect.any(String),
         unreadCount: 1,
         agentTypingUntil: null,
+        pendingCards: 0,
       },
     ]);
   });
@@ -117,6 +120,48 @@ describe("listPersonChatRows", () => {
     await at("458", chats[2] as (typeof chats)[number]);
     const pages = await allPages(person.id, 1);
     expect(pages.flat()).toEqual(chats.map((chat) => chat.conversationId).reverse());
+  });
+
+  it("counts the cards that wait for the person's decision, until decided or expired", async () => {
+    const { person, chats } = await personWithChats(2);
+    const [busy, quiet] = chats as [(typeof chats)[number], (typeof chats)[number]];
+    const propose = (expiresInMs?: number) =>
+      proposeAction(t.deps, { agentId: busy.agentId }, {
+        conversationId: busy.conversationId,
+        title: "Decide",
+        ...(expiresInMs && {
+          expiresAt: new Date(t.clock.now().getTime() + expiresInMs).toISOString(),
+        }),
+      } as never);
+    const counts = async () =>
+      Object.fromEntries(
+        (await listPersonChatRows(t.deps, person.id)).chats.map((c) => [c.id, c.pendingCards]),
+      );
+    const { action } = await propose();
+    await propose(120_000);
+    expect(await counts()).toEqual({ [busy.conversationId]: 2, [quiet.conversationId]: 0 });
+    await decideAction(t.deps, { userRef: person.id, actionId: action.id, approve: false });
+    expect((await counts())[busy.conversationId]).toBe(1);
+    // Past its expiry a card no longer waits, even before the timer marks it expired.
+    t.clock.advance(121_000);
+    expect((await counts())[busy.conversationId]).toBe(0);
+  });
+
+  it("finds chats by the agent's name or number, any case, wildcards taken literally", async () => {
+    const { person, chats } = await personWithChats(3);
+    const found = async (search: string) =>
+      (await listPersonChatRows(t.deps, person.id, { search })).chats.map((c) => c.id);
+    expect(await found("agent 1")).toEqual([chats[1]?.conversationId]);
+    expect(await found("  AGENT  ")).toHaveLength(3);
+    expect(await found("%")).toEqual([]);
+    expect(await found("Agent_")).toEqual([]);
+    const [row] = (await listPersonChatRows(t.deps, person.id, { search: "Agent 2" })).chats;
+    expect(await found(row?.agent.num ?? "x")).toEqual([chats[2]?.conversationId]);
+    // Blank searches list everything.
+    expect(await found("   ")).toHaveLength(3);
+    expect(await codeOf(listPersonChatRows(t.deps, person.id, { search: "x".repeat(101) }))).toBe(
+      "validation_error",
+    );
   });
 
   it("refuses a cursor it did not give and a limit out of 1-100", async () => {

@@ -7,11 +7,14 @@ import { CoreError } from "../errors";
 import { findUser, seenColumnsOf, toAgentUser } from "../identity/users";
 import { agentTypingUntil, chatActivity, lastMessagesOf, unreadCount } from "./person-chat";
 
-const { agentContacts, conversations, users } = schema;
+const { actions, agentContacts, conversations, users } = schema;
 const agentUser = alias(users, "agent_user");
 
-/** What a row of the chat list shows about a chat; the open chat reads the rest on its own. */
-export type PersonChatRow = Pick<
+/**
+ * What a row of the chat list shows about a chat; the open chat reads the rest on its own.
+ * `pendingCards` counts the cards in it that wait for the person's decision (not yet expired).
+ */
+export type PersonChatRow = { pendingCards: number } & Pick<
   PersonConversation,
   | "id"
   | "agent"
@@ -22,6 +25,9 @@ export type PersonChatRow = Pick<
   | "unreadCount"
   | "agentTypingUntil"
 >;
+
+/** The longest name search the chat list takes. */
+export const CHAT_SEARCH_MAX_CHARS = 100;
 
 /** A page of the chat list, and where the next one starts (null at the oldest chat). */
 export interface PersonChatRowPage {
@@ -35,21 +41,33 @@ export const CHAT_LIST_PAGE_SIZE = 30;
  * A page of the person's chat list, newest activity first (the last message's time, or the
  * chat's creation before any), `limit` chats after `cursor`. The cursor is a keyset (the last
  * row's activity in microseconds and its id), so a chat that moves to the top between pages
- * neither repeats nor pushes another one out of the next page.
+ * neither repeats nor pushes another one out of the next page. `search` keeps the chats whose
+ * agent's name or number contains it (any case; `%` and `_` are plain characters).
  */
 export async function listPersonChatRows(
   deps: CoreDeps,
   userRef: string,
-  page: { cursor?: string | null; limit?: number } = {},
+  page: { cursor?: string | null; limit?: number; search?: string | null } = {},
 ): Promise<PersonChatRowPage> {
   const limit = page.limit ?? CHAT_LIST_PAGE_SIZE;
   if (!Number.isInteger(limit) || limit < 1 || limit > 100)
     throw new CoreError("validation_error", "limit must be 1-100", {
       issues: [{ path: "limit", message: "must be 1-100" }],
     });
+  const search = page.search?.trim() || undefined;
+  if (search && search.length > CHAT_SEARCH_MAX_CHARS)
+    throw new CoreError(
+      "validation_error",
+      `search must be at most ${CHAT_SEARCH_MAX_CHARS} characters`,
+      {
+        issues: [
+          { path: "search", message: `must be at most ${CHAT_SEARCH_MAX_CHARS} characters` },
+        ],
+      },
+    );
   const after = page.cursor ? parseCursor(page.cursor) : undefined;
   const user = await findUser(deps, userRef);
-  const rows = await readRows(deps, user.id, after, limit + 1);
+  const rows = await readRows(deps, user.id, { after, search }, limit + 1);
   const shown = rows.slice(0, limit);
   const last = await lastMessagesOf(
     deps,
@@ -86,8 +104,29 @@ function olderThan(after: Keyset): SQL {
   return sql`(${chatActivity}, ${conversations.id}) < (${at}, ${after.id})`;
 }
 
+/** The agent's name or number contains the words (LIKE's wildcards taken literally). */
+function named(search: string): SQL {
+  const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`(${agentUser.displayName} ilike ${pattern} or ${agentUser.num} ilike ${pattern})`;
+}
+
+/** Cards in the chat that wait for the person (joined on the contact). */
+const pendingCards = (now: Date) =>
+  sql<number>`(
+    select count(*)::int from ${actions}
+    where ${actions.conversationId} = ${conversations.id}
+      and ${actions.userId} = ${agentContacts.userId}
+      and ${actions.state} = 'pending'
+      and ${actions.expiresAt} > ${now.toISOString()}::timestamptz
+  )`.mapWith(Number);
+
 /** The rows in list order; the counts and typing state are worked out for these rows only. */
-async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefined, take: number) {
+async function readRows(
+  deps: CoreDeps,
+  userId: string,
+  { after, search }: { after: Keyset | undefined; search: string | undefined },
+  take: number,
+) {
   const now = deps.clock.now();
   const rows = await deps.db
     .select({
@@ -100,11 +139,18 @@ async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefine
       lastMessageAt: conversations.lastMessageAt,
       unreadCount: unreadCount(),
       agentTypingUntil: agentTypingUntil(now),
+      pendingCards: pendingCards(now),
     })
     .from(agentContacts)
     .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
     .innerJoin(agentUser, eq(agentUser.id, agentContacts.agentId))
-    .where(and(eq(agentContacts.userId, userId), after ? olderThan(after) : undefined))
+    .where(
+      and(
+        eq(agentContacts.userId, userId),
+        after ? olderThan(after) : undefined,
+        search ? named(search) : undefined,
+      ),
+    )
     .orderBy(desc(chatActivity), desc(conversations.id))
     .limit(take);
   return rows.map((r) => ({
@@ -116,5 +162,6 @@ async function readRows(deps: CoreDeps, userId: string, after: Keyset | undefine
     lastMessageAt: r.lastMessageAt?.toISOString() ?? null,
     unreadCount: r.unreadCount,
     agentTypingUntil: r.agentTypingUntil?.toISOString() ?? null,
+    pendingCards: r.pendingCards,
   }));
 }

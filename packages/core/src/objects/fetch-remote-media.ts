@@ -21,6 +21,10 @@ const kindNames = {
 
 export type RemoteKind = keyof typeof sniffers;
 
+/** A byte bound in words: "10 MB", "512 KB". */
+const sizeWords = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${bytes / 1024 / 1024} MB` : `${Math.round(bytes / 1024)} KB`;
+
 export const isRemoteMedia = (
   media: MediaInput | undefined,
 ): media is MediaInput & { kind: RemoteKind; source: { type: "url"; url: string } } =>
@@ -54,11 +58,13 @@ export function remoteMediaInput(
  * webhooks use (public addresses only, the address checked is the one connected to), at most
  * 10 MB, within MEDIA_FETCH_TIMEOUT_MS, up to 3 redirects each checked again, and recognised by
  * its content, never by its Content-Type. Refusals carry the field in `issues`:
- * 422 `media_fetch_failed`, 413 `media_too_large`, 415 `unsupported_media`.
+ * 422 `media_fetch_failed`, 413 `media_too_large`, 415 `unsupported_media`. `maxBytes` lowers
+ * the size bound (an avatar's is far below a message's).
  */
 export async function fetchRemoteMedia(
   config: Pick<Config, "MEDIA_ALLOW_INSECURE_HOSTS" | "MEDIA_FETCH_TIMEOUT_MS">,
   media: MediaInput & { kind: RemoteKind; source: { type: "url"; url: string } },
+  maxBytes: number = MAX_MEDIA_BYTES,
 ): Promise<MediaInput> {
   const refuse = (
     code: "media_fetch_failed" | "media_too_large" | "unsupported_media",
@@ -81,14 +87,11 @@ export async function fetchRemoteMedia(
         allowInsecureHosts: config.MEDIA_ALLOW_INSECURE_HOSTS,
         resolveTimeoutMs: config.MEDIA_FETCH_TIMEOUT_MS,
       },
-      maxBodyBytes: MAX_MEDIA_BYTES,
+      maxBodyBytes: maxBytes,
     });
     if (!answer.ok) {
       if (answer.reason === "too_large")
-        throw refuse(
-          "media_too_large",
-          `the media is larger than ${MAX_MEDIA_BYTES / 1024 / 1024} MB`,
-        );
+        throw refuse("media_too_large", `the media is larger than ${sizeWords(maxBytes)}`);
       // Whether a name does not resolve or resolves somewhere private is not the agent's to
       // learn (it would map the service's network through DNS): one answer for both.
       if (answer.reason === "address") throw refuse("media_fetch_failed", URL_NOT_ALLOWED);

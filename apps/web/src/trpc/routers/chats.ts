@@ -38,8 +38,9 @@ const CHAT_PAGE_SIZE = 50;
 
 export const chatsRouter = router({
   /**
-   * A page of the chat list, newest activity first: what each row shows, and the cursor of the
-   * next page (null at the oldest chat).
+   * A page of the chat list, newest activity first: what each row shows (the cards waiting for
+   * the person among it), and the cursor of the next page (null at the oldest chat); `search`
+   * keeps the chats whose agent's name or number contains it.
    */
   list: protectedProcedure
     .input(
@@ -47,6 +48,8 @@ export const chatsRouter = router({
         .object({
           cursor: z.string().nullish(),
           limit: z.number().int().min(1).max(100).optional(),
+          // Checked by core (its length is a validation_error there, as for the CLI).
+          search: z.string().nullish(),
         })
         .optional(),
     )

@@ -1,38 +1,54 @@
 "use client";
 
-import { notifyManager, useInfiniteQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  notifyManager,
+  useInfiniteQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import Link from "next/link";
 import { useParams } from "next/navigation";
 import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { eachOnce } from "~/components/paged-list";
 import { splitList } from "~/components/split-view";
-import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
 import type { RouterOutputs } from "~/trpc/router";
+import { AgentAvatar } from "./agent-avatar";
 import styles from "./chat.module.css";
 import { messagePreview } from "./message-preview";
 
-type ChatRow = RouterOutputs["chats"]["list"]["chats"][number];
+/** A row of the list; the open chat, shown before its page is loaded, has no card count. */
+type ChatRow = Omit<RouterOutputs["chats"]["list"]["chats"][number], "pendingCards"> & {
+  pendingCards?: number;
+};
+
+/** How long typing in the search waits before asking the server. */
+const SEARCH_AFTER_MS = 200;
 
 /**
  * The person's chats, newest activity first (kept live by the console), a page at a time: the
  * next page loads as the end of the list scrolls into view, or from its "Show more" button.
- * The open chat is marked, and shown even when its page is not loaded yet.
+ * The open chat is marked, and shown even when its page is not loaded yet. A search by the
+ * agent's name or number asks the server (the list may not be loaded whole); a chat with cards
+ * waiting for the person says so (the count is the server's, re-read on each card's change).
  */
 export function ChatList() {
   const trpc = useTRPC();
+  const [typed, setTyped] = useState("");
+  const search = useSettled(typed.trim(), SEARCH_AFTER_MS);
   const list = useInfiniteQuery(
-    trpc.chats.list.infiniteQueryOptions({}, { getNextPageParam: (last) => last.nextCursor }),
+    trpc.chats.list.infiniteQueryOptions(search ? { search } : {}, {
+      getNextPageParam: (last) => last.nextCursor,
+      placeholderData: keepPreviousData,
+    }),
   );
   const open = useOpenChat();
-  const rows = withOpenChat(
-    eachOnce(list.data?.pages.flatMap((page) => page.chats) ?? []),
-    open.chat,
-  );
+  const loaded = eachOnce(list.data?.pages.flatMap((page) => page.chats) ?? []);
+  const rows: ChatRow[] = search ? loaded : withOpenChat(loaded, open.chat);
   const openId = open.chat?.id ?? open.ref;
   return (
     <aside className={splitList.list} aria-labelledby="chat-list-heading">
@@ -42,10 +58,22 @@ export function ChatList() {
       <Link href="/chats/add" className={styles.add} data-testid="chat-add">
         + Add an agent
       </Link>
+      <input
+        type="search"
+        className={styles.search}
+        aria-label="Search chats by name or number"
+        placeholder="Search chats"
+        maxLength={100}
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        data-testid="chat-search"
+      />
       {list.error && <p className={ui.formError}>{list.error.message}</p>}
       {list.data && rows.length === 0 && (
-        <p className={`${ui.hint} ${splitList.empty}`}>
-          No chats yet. Add an agent by its 800 number.
+        <p className={`${ui.hint} ${splitList.empty}`} data-testid="chat-list-empty">
+          {search
+            ? `No chat with an agent named “${search}”.`
+            : "No chats yet. Add an agent by its 800 number."}
         </p>
       )}
       <ul data-testid="chat-list" aria-busy={list.isFetchingNextPage}>
@@ -77,13 +105,20 @@ function ChatRowLink({ chat, current }: { chat: ChatRow; current: boolean }) {
       aria-current={current ? "page" : undefined}
       data-testid="chat-row"
     >
-      <Avatar agent className={styles.rowAvatar}>
-        {initialOf(chat.agent.displayName, "A")}
-      </Avatar>
+      <AgentAvatar agent={chat.agent} className={styles.rowAvatar} />
       <span className={styles.rowName}>
         <span className={ui.truncate} title={chat.agent.displayName ?? chat.agent.num}>
           {chat.agent.displayName ?? chat.agent.num}
         </span>
+        {(chat.pendingCards ?? 0) > 0 && (
+          <Badge tone="warn" className={styles.pending} data-testid="chat-pending">
+            Decide
+            <span className={ui.visuallyHidden}>
+              : {chat.pendingCards} {chat.pendingCards === 1 ? "card needs" : "cards need"} your
+              decision
+            </span>
+          </Badge>
+        )}
         {chat.unreadCount > 0 && (
           <Badge className={styles.unread} data-testid="chat-unread">
             {chat.unreadCount}
@@ -157,6 +192,16 @@ function MoreChats({
       {waiting ? "Loading more chats…" : "Show more chats"}
     </Button>
   );
+}
+
+/** `value` once it has stayed the same for `ms` (the first value at once). */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }
 
 /**

@@ -10,7 +10,6 @@ import { formatDayLabel, localDayKey } from "~/components/format";
 import { Icon } from "~/components/icon";
 import { type OlderPage, olderPageOf, ShowOlder } from "~/components/paged-list";
 import type { CardTarget } from "~/components/proposal-words";
-import { Avatar, initialOf } from "~/components/ui/avatar";
 import { Badge } from "~/components/ui/badge";
 import bubble from "~/components/ui/bubble.module.css";
 import { Button } from "~/components/ui/button";
@@ -20,11 +19,13 @@ import ui from "~/components/ui/layout.module.css";
 import { Skeleton } from "~/components/ui/skeleton";
 import { useReaderTimes } from "~/components/ui/time";
 import { useTRPC } from "~/trpc/client";
+import { AgentAvatar } from "./agent-avatar";
 import { ApprovalCard } from "./approval-card";
 import styles from "./chat.module.css";
 import { ChatSettings } from "./chat-settings";
 import { Composer } from "./composer";
 import { MessageBubble } from "./message-bubble";
+import { runPlaces } from "./message-runs";
 
 /**
  * One chat with an agent, kept live by the console: a header with who the agent is (state, bio,
@@ -43,6 +44,8 @@ export function ChatView({ conversationId }: { conversationId: string }) {
     ),
   );
   const [showSettings, setShowSettings] = useState(false);
+  // The message the person is replying to (quoted in the composer until sent or cancelled).
+  const [replyTo, setReplyTo] = useState<PersonChatMessage | null>(null);
   // Closing the settings gives focus back to the button that opened them.
   const settingsToggle = useRef<HTMLButtonElement>(null);
   const closeSettings = () => {
@@ -100,9 +103,14 @@ export function ChatView({ conversationId }: { conversationId: string }) {
             openReplies={newest.openReplies}
             targets={targets}
             older={olderPageOf(page)}
+            onReply={setReplyTo}
           />
         </Suspense>
-        <Composer conversation={conversation} />
+        <Composer
+          conversation={conversation}
+          replyTo={replyTo?.conversationId === conversation.id ? replyTo : null}
+          onReplyDone={() => setReplyTo(null)}
+        />
       </Card>
       {showSettings && <ChatSettings conversation={conversation} onClose={closeSettings} />}
     </div>
@@ -144,7 +152,7 @@ function ChatHeader({
   return (
     <header className={styles.head}>
       <BackToChats className={styles.headBack} />
-      <Avatar agent>{initialOf(agent.displayName, "A")}</Avatar>
+      <AgentAvatar agent={agent} />
       <div className={styles.title}>
         <h1 id="chat-heading" data-testid="chat-agent-name" className={ui.truncate} title={name}>
           {name}
@@ -213,12 +221,14 @@ function MessageList({
   older,
   openReplies,
   targets,
+  onReply,
 }: {
   conversation: PersonConversation;
   messages: PersonChatMessage[];
   openReplies: PersonOpenReply[];
   targets: Map<string, CardTarget>;
   older: OlderPage | null;
+  onReply: (message: PersonChatMessage) => void;
 }) {
   useReaderTimes(); // day separators
   const trpc = useTRPC();
@@ -230,6 +240,8 @@ function MessageList({
   const newest = messages.at(-1);
   const lastMine = messages.findLast((m) => m.senderId !== agentId);
   const agentTyping = useUntil(conversation.agentTypingUntil);
+  const places = runPlaces(messages);
+  const byId = new Map(messages.map((message) => [message.id, message]));
 
   // Keep the newest message in view while the person is at the bottom: when one arrives, and
   // when the list changes size (the header or composer growing, the phone turning).
@@ -298,8 +310,11 @@ function MessageList({
                     mine={message.senderId !== agentId}
                     agentId={agentId}
                     showRead={message.id === lastMine?.id}
-                    continued={!newDay && continues(before, message)}
+                    continued={places[i]?.continued ?? false}
+                    last={places[i]?.last ?? true}
+                    quoted={message.replyToId ? (byId.get(message.replyToId) ?? null) : undefined}
                     onReact={(emoji, on) => react.mutate({ messageId: message.id, emoji, on })}
+                    onReply={() => onReply(message)}
                   />
                 )}
               </Fragment>
@@ -323,17 +338,6 @@ function MessageList({
       </p>
       <FormError message={reactError?.message} />
     </>
-  );
-}
-
-/** Chat apps group a sender's messages that follow each other within a few minutes. */
-const GROUP_WITHIN_MS = 5 * 60_000;
-function continues(before: PersonChatMessage | undefined, message: PersonChatMessage): boolean {
-  return (
-    before !== undefined &&
-    !before.action &&
-    before.senderId === message.senderId &&
-    Date.parse(message.createdAt) - Date.parse(before.createdAt) < GROUP_WITHIN_MS
   );
 }
 

@@ -1,6 +1,6 @@
 "use client";
 
-import type { PersonConversation } from "@switchboard/contract";
+import type { PersonChatMessage, PersonConversation } from "@switchboard/contract";
 import { useMutation } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
@@ -13,6 +13,7 @@ import { buttonClass } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
 import { useTRPC } from "~/trpc/client";
 import styles from "./composer.module.css";
+import { messagePreview } from "./message-preview";
 
 /** Typing is announced at most this often while the person keeps typing. */
 const TYPING_EVERY_MS = 3000;
@@ -21,6 +22,7 @@ const TYPING_EVERY_MS = 3000;
 interface Queued {
   key: number;
   content: string;
+  replyToId?: string;
 }
 
 /** A failed call that never got an answer from the server (the network, not a refusal). */
@@ -31,11 +33,26 @@ const unreachable = (error: unknown) =>
  * Writing to the agent: text (Enter sends, Shift+Enter breaks the line) or a voice note from a
  * file. The agent sees the person typing while they type. Text written while offline (or whose
  * send never reached the server) waits here, marked as queued, and goes out in order once the
- * browser is back online.
+ * browser is back online. A message being replied to is quoted above the text (Escape or its
+ * Cancel drops it); the text goes out as a reply to it (`replyToId`, which the agent sees).
  */
-export function Composer({ conversation }: { conversation: PersonConversation }) {
+export function Composer({
+  conversation,
+  replyTo,
+  onReplyDone,
+}: {
+  conversation: PersonConversation;
+  replyTo: PersonChatMessage | null;
+  onReplyDone: () => void;
+}) {
   const trpc = useTRPC();
   const [text, setText] = useState("");
+  const textBox = useRef<HTMLTextAreaElement>(null);
+  // Choosing Reply puts the cursor in the text, under the quote.
+  const replyId = replyTo?.id;
+  useEffect(() => {
+    if (replyId) textBox.current?.focus();
+  }, [replyId]);
   const [queued, setQueued] = useState<Queued[]>([]);
   const nextKey = useRef(0);
   const lastTyping = useRef(0);
@@ -57,7 +74,7 @@ export function Composer({ conversation }: { conversation: PersonConversation })
   useEffect(() => {
     if (!online || !first || sending.current === first.key) return;
     sending.current = first.key;
-    mutateAsync({ chat, message: { type: "text", content: first.content } }).then(
+    mutateAsync({ chat, message: textMessage(first.content, first.replyToId) }).then(
       () => setQueued((all) => all.filter((q) => q.key !== first.key)),
       (failure) => {
         sending.current = null;
@@ -72,22 +89,24 @@ export function Composer({ conversation }: { conversation: PersonConversation })
     );
   if (!conversation.isContact) return <NotAContact num={conversation.agent.num} />;
 
-  const queue = (content: string) =>
-    setQueued((all) => [...all, { key: nextKey.current++, content }]);
+  const queue = (content: string, replyToId: string | undefined) =>
+    setQueued((all) => [...all, { key: nextKey.current++, content, replyToId }]);
   const sendText = () => {
     const content = text.trim();
     if (!content || send.isPending) return;
+    const replyToId = replyTo?.id;
     setText("");
+    onReplyDone();
     lastTyping.current = 0;
     if (!online) {
-      queue(content);
+      queue(content, replyToId);
       return;
     }
     send.mutate(
-      { chat, message: { type: "text", content } },
+      { chat, message: textMessage(content, replyToId) },
       {
         onError: (failure) => {
-          if (unreachable(failure)) queue(content);
+          if (unreachable(failure)) queue(content, replyToId);
           else setText(content);
         },
       },
@@ -125,11 +144,37 @@ export function Composer({ conversation }: { conversation: PersonConversation })
           ))}
         </ol>
       )}
+      {replyTo && (
+        <div className={styles.replying} data-testid="composer-reply">
+          <blockquote className={styles.replyQuote}>
+            <span className={styles.replyWho}>
+              Replying to{" "}
+              {replyTo.senderId === conversation.agent.id ? "the agent" : "your message"}
+            </span>
+            <span className={styles.replyText}>
+              {messagePreview(replyTo, replyTo.senderId === conversation.agent.id)}
+            </span>
+          </blockquote>
+          <button
+            type="button"
+            className={styles.replyCancel}
+            aria-label="Cancel the reply"
+            onClick={() => {
+              onReplyDone();
+              textBox.current?.focus();
+            }}
+            data-testid="composer-reply-cancel"
+          >
+            ×
+          </button>
+        </div>
+      )}
       <div className={styles.row}>
         <label className={ui.visuallyHidden} htmlFor="composer-text">
           Message
         </label>
         <textarea
+          ref={textBox}
           id="composer-text"
           className={styles.text}
           rows={1}
@@ -146,6 +191,9 @@ export function Composer({ conversation }: { conversation: PersonConversation })
             if (event.key === "Enter" && !event.shiftKey) {
               event.preventDefault();
               sendText();
+            } else if (event.key === "Escape" && replyTo) {
+              event.preventDefault();
+              onReplyDone();
             }
           }}
           data-testid="composer-text"
@@ -181,6 +229,13 @@ export function Composer({ conversation }: { conversation: PersonConversation })
     </form>
   );
 }
+
+/** A text message, replying to `replyToId` when given. */
+const textMessage = (content: string, replyToId: string | undefined) => ({
+  type: "text" as const,
+  content,
+  ...(replyToId && { replyToId }),
+});
 
 function NotAContact({ num }: { num: string }) {
   return (

@@ -1,13 +1,14 @@
 "use client";
 
 import type { PersonChatMessage } from "@switchboard/contract";
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { mapsUrl } from "~/components/link-parts";
 import { LinkifiedText } from "~/components/linkified-text";
 import bubble from "~/components/ui/bubble.module.css";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import styles from "./chat.module.css";
+import { messagePreview } from "./message-preview";
 import { ReactionMenu, type ReactionSummary } from "./reaction-menu";
 import { ZoomableImage } from "./zoomable-image";
 
@@ -19,9 +20,11 @@ function mediaSrc(message: PersonChatMessage, data: string | undefined): string 
 
 /**
  * One message of a chat: its body by type (agent text as safe markdown, voice notes play with
- * their words once, images open larger, places link to a map), reactions shown under it with one menu
- * to add or take back one's own, and on the person's own messages whether the agent read them.
- * `continued` marks a message that follows one from the same sender, as chat apps group them.
+ * their words once, images open larger, places link to a map), the message it replies to quoted
+ * above it, reactions shown under it, and on the person's own messages whether the agent read
+ * them. `continued` marks a message that follows one from the same sender, as chat apps group
+ * them; only the `last` of such a run shows its time (the others keep it for screen readers, and
+ * show it while focus is in them). Its one menu (react, reply, copy) shows on hover or focus.
  */
 export function MessageBubble({
   message,
@@ -29,15 +32,23 @@ export function MessageBubble({
   agentId,
   showRead,
   continued,
+  last,
+  quoted,
   onReact,
+  onReply,
 }: {
   message: PersonChatMessage;
   mine: boolean;
   agentId: string;
   showRead: boolean;
   continued: boolean;
+  last: boolean;
+  /** The message it replies to, when loaded (undefined when it replies to none). */
+  quoted: PersonChatMessage | null | undefined;
   onReact: (emoji: string, on: boolean) => void;
+  onReply: () => void;
 }) {
+  const [copy, copied] = useCopy(copyText(message));
   const counts = new Map<string, ReactionSummary>();
   for (const r of message.reactions) {
     const entry = counts.get(r.emoji) ?? { emoji: r.emoji, count: 0, mine: false };
@@ -52,6 +63,7 @@ export function MessageBubble({
       className={[
         bubble.bubble,
         !mine && `${bubble.theirs} ${styles.theirs}`,
+        styles.message,
         continued ? styles.continued : styles.first,
       ]
         .filter(Boolean)
@@ -60,6 +72,7 @@ export function MessageBubble({
       data-message-id={message.id}
       data-sender={mine ? "me" : "agent"}
     >
+      {message.replyToId && <Quote quoted={quoted} agentId={agentId} />}
       <MessageBody message={message} fromAgent={!mine} />
       {counts.size > 0 && (
         <ul className={styles.reactions} data-testid="message-reactions" aria-label="Reactions">
@@ -72,14 +85,70 @@ export function MessageBubble({
           ))}
         </ul>
       )}
-      <div className={bubble.meta}>
-        <RelativeTime iso={message.createdAt} />
+      <div className={last || showRead ? bubble.meta : `${bubble.meta} ${styles.quietMeta}`}>
+        <span className={styles.actions} data-testid="message-actions">
+          <ReactionMenu
+            reactions={counts}
+            onReact={onReact}
+            actions={[
+              { label: "Reply", onSelect: onReply, testId: "reply-button" },
+              ...(copyText(message)
+                ? [{ label: "Copy text", onSelect: copy, testId: "copy-button" }]
+                : []),
+            ]}
+          />
+        </span>
+        <span role="status" data-testid="copy-state">
+          {copied === "copied" ? "Copied" : copied === "failed" ? "Could not copy" : ""}
+        </span>
+        <RelativeTime iso={message.createdAt} className={last ? undefined : styles.runTime} />
         {mine && showRead && (
           <span data-testid="message-read-state">{message.readByOther ? "Read" : "Sent"}</span>
         )}
-        <ReactionMenu reactions={counts} onReact={onReact} />
       </div>
     </li>
+  );
+}
+
+/** The words a message's Copy puts on the clipboard: its text, or a voice note's transcript. */
+function copyText(message: PersonChatMessage): string {
+  return message.content.trim() ? message.content : (message.transcript?.trim() ?? "");
+}
+
+/** Copies text to the clipboard; says how it went for a moment (and to screen readers). */
+function useCopy(text: string): [() => void, "copied" | "failed" | null] {
+  const [state, setState] = useState<"copied" | "failed" | null>(null);
+  useEffect(() => {
+    if (!state) return;
+    const timer = setTimeout(() => setState(null), 2000);
+    return () => clearTimeout(timer);
+  }, [state]);
+  const copy = () =>
+    void navigator.clipboard.writeText(text).then(
+      () => setState("copied"),
+      () => setState("failed"),
+    );
+  return [copy, state];
+}
+
+/** The message a reply quotes: who wrote it and its first words (one line). */
+function Quote({
+  quoted,
+  agentId,
+}: {
+  quoted: PersonChatMessage | null | undefined;
+  agentId: string;
+}) {
+  const fromAgent = quoted?.senderId === agentId;
+  return (
+    <blockquote className={styles.quote} data-testid="message-quote">
+      <span className={styles.quoteWho}>
+        {quoted ? (fromAgent ? "Replying to the agent" : "Replying to you") : "Replying"}
+      </span>
+      <span className={styles.quoteText}>
+        {quoted ? messagePreview(quoted, fromAgent) : "an earlier message"}
+      </span>
+    </blockquote>
   );
 }
 

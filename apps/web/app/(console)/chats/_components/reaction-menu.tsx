@@ -13,17 +13,27 @@ export interface ReactionSummary {
 
 const quickReactions = ["👍", "❤️", "😂", "😮", "🙏"];
 
+/** Something else to do with the message, after the reactions in its menu (Reply, Copy). */
+export interface MessageAction {
+  label: string;
+  onSelect: () => void;
+  testId: string;
+}
+
 /**
- * One button per message that opens a small menu of reactions (so Tab passes a message in one
- * step): each item adds the reaction, or takes it back when it is the person's. Arrow keys move
- * through the menu, Escape closes it and focus returns to the button.
+ * One button per message that opens a small menu (so Tab passes a message in one step): its
+ * reactions, each adding the reaction or taking it back when it is the person's, then the
+ * message's other actions. Arrow keys move through the menu, Escape closes it and focus
+ * returns to the button.
  */
 export function ReactionMenu({
   reactions,
   onReact,
+  actions = [],
 }: {
   reactions: Map<string, ReactionSummary>;
   onReact: (emoji: string, on: boolean) => void;
+  actions?: MessageAction[];
 }) {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
@@ -78,8 +88,8 @@ export function ReactionMenu({
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? id : undefined}
-        aria-label="React"
-        title="React"
+        aria-label={actions.length > 0 ? "React, reply or copy" : "React"}
+        title={actions.length > 0 ? "React, reply or copy" : "React"}
         onClick={() => setOpen((shown) => !shown)}
         data-testid="react-button"
       >
@@ -115,6 +125,22 @@ export function ReactionMenu({
               </button>
             );
           })}
+          {actions.map((action) => (
+            <button
+              type="button"
+              role="menuitem"
+              tabIndex={-1}
+              key={action.testId}
+              className={buttonClass({}, styles.menuAction)}
+              onClick={() => {
+                close(true);
+                action.onSelect();
+              }}
+              data-testid={action.testId}
+            >
+              {action.label}
+            </button>
+          ))}
         </div>
       )}
     </span>

@@ -1,0 +1,41 @@
+import { schema } from "@switchboard/db";
+import { and, eq } from "drizzle-orm";
+import type { CoreDeps } from "../deps";
+import { CoreError } from "../errors";
+import { fetchRemoteMedia } from "../objects/fetch-remote-media";
+
+const { agentContacts, users } = schema;
+
+/** The largest avatar the console shows (a row's picture is 34 px). */
+export const AVATAR_MAX_BYTES = 512 * 1024;
+
+/**
+ * The picture of an agent the person has a chat with, for the console to serve from its own
+ * origin: the agent's `avatarUrl` is its own server's address, and the person's browser never
+ * loads it (that would tell the agent who looks and when). It is fetched as a message's remote
+ * image is (public addresses only, each redirect checked, recognised by its content: png, jpeg,
+ * gif or webp, never SVG), within AVATAR_MAX_BYTES. `not_found` when the person has no chat
+ * with the agent or it has no picture; the fetch's refusals otherwise (the console then shows
+ * the agent's initial).
+ */
+export async function getChatAgentAvatar(
+  deps: CoreDeps,
+  userId: string,
+  agentId: string,
+): Promise<{ bytes: Buffer; mimeType: string }> {
+  const [row] = await deps.db
+    .select({ avatarUrl: users.avatarUrl })
+    .from(agentContacts)
+    .innerJoin(users, eq(users.id, agentContacts.agentId))
+    .where(and(eq(agentContacts.userId, userId), eq(agentContacts.agentId, agentId)))
+    .limit(1);
+  if (!row?.avatarUrl) throw new CoreError("not_found", "This agent has no picture for you");
+  const fetched = await fetchRemoteMedia(
+    deps.config,
+    { kind: "image", field: "avatarUrl", source: { type: "url", url: row.avatarUrl } },
+    AVATAR_MAX_BYTES,
+  );
+  if (fetched.source.type !== "bytes")
+    throw new CoreError("media_fetch_failed", "avatarUrl: could not be fetched");
+  return { bytes: fetched.source.bytes, mimeType: fetched.source.mimeType };
+}
