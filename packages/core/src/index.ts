@@ -186,6 +186,29 @@ export {
   registerDatabaseMetrics,
 } from "./metrics";
 export { forwardedClient, parseProxyRange, proxiedClient } from "./net/trusted-proxies";
+export {
+  defaultNotificationSettings,
+  NotificationSettings,
+  readNotificationSettings,
+  updateNotificationSettings,
+} from "./notifications/notification-settings";
+export {
+  addPushSubscription,
+  deviceLabel,
+  listPushDevices,
+  MAX_PUSH_DEVICES,
+  type PushDevice,
+  PushSubscriptionInput,
+  removePushSubscription,
+} from "./notifications/push-subscriptions";
+export * from "./notifications/push-words";
+export {
+  notifyPerson,
+  type PushOutcome,
+  retryAfterSeconds,
+  retryPush,
+  sendPush,
+} from "./notifications/send-push";
 // Objects (serving stored media by Range)
 export { type ByteRange, parseByteRange } from "./objects/byte-range";
 export type { MediaKind } from "./objects/prepare-media";
@@ -209,7 +232,6 @@ export { pollEvents } from "./updates/poll-events";
 // Voice
 export { type SpeechSetup, speechSetup } from "./voice/speech-engine";
 export { transcriptionSetup } from "./voice/speech-to-text";
-
 // Webhooks
 export {
   type DeliveryOutcome,

@@ -14,7 +14,7 @@ const LAYERS: string[][] = [
   ["events"], // the event log, wake-ups, what an agent may see of an event
   ["limits"], // rate counters, leases, charges, storage quotas
   ["identity", "objects"], // users, agents, tokens; stored media
-  ["calls", "consent", "updates", "voice"], // access checks, long-poll, speech
+  ["calls", "consent", "notifications", "updates", "voice"], // access checks, push, long-poll, speech
   ["records", "sending"], // the platform's skills; the one send sequence and its steps
   ["actions", "email", "feed"], // surfaces that send
   ["contacts", "messaging", "webhooks"],

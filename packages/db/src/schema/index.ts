@@ -14,3 +14,4 @@ export * from "./objects";
 export * from "./records";
 export * from "./settings";
 export * from "./webhooks";
+export * from "./push";
