@@ -63,7 +63,12 @@ describe("a card's push in words", () => {
     ["delete_event", { id: "rec_1" }, "delete the event: Plumber comes"],
   ])("words %s", (skill, payload, words) => {
     const push = cardPush(
-      card({ skill, kind: skill, payload, title: String(payload.title ?? "Plumber comes") }),
+      card({
+        skill,
+        kind: skill,
+        payload,
+        title: String((payload as Record<string, unknown>).title ?? "Plumber comes"),
+      }),
       shown,
       now,
     );
