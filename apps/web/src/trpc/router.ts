@@ -11,6 +11,7 @@ import { instanceRouter } from "./routers/instance";
 import { liveRouter } from "./routers/live";
 import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
+import { settingsRouter } from "./routers/settings";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -29,6 +30,7 @@ export const appRouter = router({
   feed: feedRouter,
   calls: callsRouter,
   instance: instanceRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;
