@@ -203,7 +203,9 @@ export {
 } from "./notifications/push-subscriptions";
 export * from "./notifications/push-words";
 export {
+  notifyOwner,
   notifyPerson,
+  type OwnerAlert,
   type PushOutcome,
   retryAfterSeconds,
   retryPush,

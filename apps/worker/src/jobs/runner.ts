@@ -14,6 +14,7 @@ import {
   jobPayloads,
   log,
   metrics,
+  notifyOwner,
   notifyPerson,
   retireKeysKeptInDatabase,
   retryPush,
@@ -68,6 +69,9 @@ const tasks: Tasks = {
   // would push again to the devices that took it).
   push_notify: async (deps, job) => {
     await notifyPerson(deps, job);
+  },
+  push_alert: async (deps, job) => {
+    await notifyOwner(deps, job);
   },
   push_send: async (deps, job) => {
     await retryPush(deps, job);

@@ -32,6 +32,13 @@ export const jobPayloads = {
     notice: z.enum(["card", "reminder", "close"]),
     actionId: z.string(),
   }),
+  /** An agent's owner hears of it on their devices: paused by a ceiling, a webhook failing or off. */
+  push_alert: z.object({
+    agentId: z.string(),
+    alert: z.enum(["paused", "webhook_failing", "webhook_disabled"]),
+    /** The ceiling reached, or the webhook's failures in a row. */
+    detail: z.string().optional(),
+  }),
   /** One device's next attempt at a push its push service did not take. */
   push_send: z.object({
     subscriptionId: z.number().int(),

@@ -20,7 +20,7 @@ import {
   MAX_PUSH_DEVICES,
   removePushSubscription,
 } from "./push-subscriptions";
-import { notifyPerson, retryPush } from "./send-push";
+import { notifyOwner, notifyPerson, retryPush } from "./send-push";
 
 /** A browser's subscription keys: a P-256 pair and a 16-byte auth secret. */
 function browserKeys() {
@@ -340,5 +340,32 @@ describe("a card reaches the person's device", () => {
     const held = await notifyPerson(t.deps, job);
     expect(held.sent).toBe(0);
     expect(held.heldUntil?.getUTCHours()).toBe((hour + 2) % 24);
+  });
+
+  it("tells an agent's owner that its webhook was turned off, unless they said no", async () => {
+    const { owner, agent } = await testChat(t.deps);
+    const browser = browserKeys();
+    await addPushSubscription(t.deps, owner.id, {
+      endpoint: `${origin}/push/owner`,
+      keys: browser.keys,
+    });
+    received.length = 0;
+    expect(
+      await notifyOwner(t.deps, { agentId: agent.id, alert: "webhook_disabled", detail: "25" }),
+    ).toEqual({
+      sent: 1,
+    });
+    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+      type: "alert",
+      title: "Helper's webhook was turned off",
+      url: `/agents/${agent.id}/webhook`,
+      tag: `alert:webhook_disabled-${agent.id}`,
+    });
+    await updateNotificationSettings(t.deps, owner.id, { ownerAlerts: false });
+    expect(
+      await notifyOwner(t.deps, { agentId: agent.id, alert: "paused", detail: "messages" }),
+    ).toEqual({
+      sent: 0,
+    });
   });
 });

@@ -8,6 +8,7 @@ import { pinnedRequest } from "../net/pinned-request";
 import { readNotificationSettings } from "./notification-settings";
 import { pushPolicy } from "./push-subscriptions";
 import {
+  alertPush,
   type CardFacts,
   cardPush,
   closingPush,
@@ -17,7 +18,7 @@ import {
   reminderPush,
 } from "./push-words";
 
-const { actions, pushSubscriptions, users } = schema;
+const { actions, agents, pushSubscriptions, users } = schema;
 
 /** A still-pending card's reminder comes this long before it expires. */
 export const REMINDER_BEFORE_MS = 3600_000;
@@ -107,15 +108,77 @@ export async function notifyPerson(
     }
     return { sent: 0 };
   }
+  return { sent: await sendToDevices(deps, job.userId, delivery, now) };
+}
+
+/** One push to each of the person's devices; answers how many took it at once. */
+async function sendToDevices(
+  deps: CoreDeps,
+  userId: string,
+  delivery: PushDelivery,
+  now: Date,
+): Promise<number> {
   const devices = await deps.db
     .select({ id: pushSubscriptions.id })
     .from(pushSubscriptions)
-    .where(eq(pushSubscriptions.userId, job.userId));
+    .where(eq(pushSubscriptions.userId, userId));
   const deadline = new Date(now.getTime() + delivery.ttl * 1000);
   let sent = 0;
   for (const device of devices)
     if ((await sendPush(deps, device.id, delivery, 1, deadline)) === "sent") sent++;
-  return { sent };
+  return sent;
+}
+
+export interface OwnerAlert {
+  agentId: string;
+  alert: "paused" | "webhook_failing" | "webhook_disabled";
+  detail?: string;
+}
+
+/** The owner's alert in words: what happened to which agent, and where to see it. */
+function alertWords(alert: OwnerAlert, name: string) {
+  if (alert.alert === "paused")
+    return {
+      title: `${name} was paused`,
+      body: `It reached its daily ${alert.detail ?? ""} ceiling. Resume it in the console.`,
+      url: `/agents/${alert.agentId}`,
+    };
+  const url = `/agents/${alert.agentId}/webhook`;
+  if (alert.alert === "webhook_failing")
+    return {
+      title: `${name}'s webhook is failing`,
+      body: `It failed ${alert.detail ?? "several"} times in a row; see its deliveries.`,
+      url,
+    };
+  return {
+    title: `${name}'s webhook was turned off`,
+    body: "Its events wait: Resume and retry sends them in order.",
+    url,
+  };
+}
+
+/** The `push_alert` task: an agent's owner hears of it on their devices (unless they said no). */
+export async function notifyOwner(deps: CoreDeps, job: OwnerAlert): Promise<NotifyResult> {
+  if (!deps.config.VAPID_PUBLIC_KEY || !deps.config.VAPID_PRIVATE_KEY) return { sent: 0 };
+  const now = deps.clock.now();
+  const [agent] = await deps.db
+    .select({ ownerId: agents.ownerId, name: users.displayName, num: users.num })
+    .from(agents)
+    .innerJoin(users, eq(users.id, agents.id))
+    .where(eq(agents.id, job.agentId));
+  if (!agent?.ownerId) return { sent: 0 };
+  const settings = await readNotificationSettings(deps, agent.ownerId);
+  if (!settings.ownerAlerts) return { sent: 0 };
+  const delivery = alertPush({
+    subject: `${job.alert}-${job.agentId}`,
+    ...alertWords(job, agent.name ?? agent.num),
+  });
+  const until = heldByQuietHours("alert", settings, now) ? quietHoursEnd(settings, now) : null;
+  if (until) {
+    await enqueueJob(deps.db, "push_alert", job, { runAt: until });
+    return { sent: 0, heldUntil: until };
+  }
+  return { sent: await sendToDevices(deps, agent.ownerId, delivery, now) };
 }
 
 export type PushOutcome = "sent" | "gone" | "retry" | "dropped";
