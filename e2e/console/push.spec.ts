@@ -196,10 +196,6 @@ test("a card reaches the person's device, shows Approve and Reject, is decided f
   const removal = page.waitForRequest(
     (req) => req.url().endsWith("/api/console/push-subscriptions") && req.method() === "DELETE",
   );
-  await page
-    .getByTestId("account-toggle")
-    .click()
-    .catch(() => {});
   await page.getByTestId("sign-out").click();
   expect((await (await removal).response())?.status()).toBe(200);
   await expect(page).toHaveURL(/\/signin/);
