@@ -11,7 +11,7 @@ export * from "./jobs";
 export * from "./limits";
 export * from "./messages";
 export * from "./objects";
+export * from "./push";
 export * from "./records";
 export * from "./settings";
 export * from "./webhooks";
-export * from "./push";
