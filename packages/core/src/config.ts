@@ -103,6 +103,22 @@ export const ConfigSchema = z.object({
   WEBHOOK_DISABLE_AFTER: positive(25),
   WEBHOOK_ALLOW_INSECURE_HOSTS: list,
 
+  /**
+   * Web Push (VAPID, RFC 8292): the instance's P-256 key pair, base64url as web-push makes it.
+   * Required by web and worker like AUTH_SECRET; `npm start` keeps a pair in the keys file.
+   */
+  VAPID_PUBLIC_KEY: z.string().min(1).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Who push services may contact about this instance (`mailto:` or `https:`); default a mailto of PUBLIC_URL's host. */
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:)/, "must start with mailto: or https:")
+    .optional(),
+  /** Seconds between attempts of a push a push service did not take (Retry-After wins when longer). */
+  PUSH_RETRY_SCHEDULE_S: seconds("5,30,120,600,1800,3600"),
+  /** One push request (DNS, connect, answer) must finish within this. */
+  PUSH_TIMEOUT_MS: positive(10_000),
+
   /** Image and video URLs of agent sends are fetched once, at send time, within this. */
   MEDIA_FETCH_TIMEOUT_MS: positive(10_000),
   /** Development only: hosts whose media may be fetched over http and from private addresses. */

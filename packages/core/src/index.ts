@@ -221,6 +221,31 @@ export {
   OAuthError,
   protectedResourceMetadataUrl,
 } from "./oauth/rules";
+export {
+  defaultNotificationSettings,
+  NotificationSettings,
+  readNotificationSettings,
+  updateNotificationSettings,
+} from "./notifications/notification-settings";
+export {
+  addPushSubscription,
+  deviceLabel,
+  listPushDevices,
+  MAX_PUSH_DEVICES,
+  type PushDevice,
+  PushSubscriptionInput,
+  removePushSubscription,
+} from "./notifications/push-subscriptions";
+export * from "./notifications/push-words";
+export {
+  notifyOwner,
+  notifyPerson,
+  type OwnerAlert,
+  type PushOutcome,
+  retryAfterSeconds,
+  retryPush,
+  sendPush,
+} from "./notifications/send-push";
 // Objects (serving stored media by Range)
 export { type ByteRange, parseByteRange } from "./objects/byte-range";
 export type { MediaKind } from "./objects/prepare-media";
@@ -244,7 +269,6 @@ export { pollEvents } from "./updates/poll-events";
 // Voice
 export { type SpeechSetup, speechSetup } from "./voice/speech-engine";
 export { transcriptionSetup } from "./voice/speech-to-text";
-
 // Webhooks
 export {
   type DeliveryOutcome,

@@ -14,7 +14,7 @@ const LAYERS: string[][] = [
   ["events"], // the event log, wake-ups, what an agent may see of an event
   ["limits"], // rate counters, leases, charges, storage quotas
   ["identity", "objects"], // users, agents, tokens; stored media
-  ["calls", "consent", "oauth", "updates", "voice"], // access checks, OAuth grants, long-poll, speech
+  ["calls", "consent", "notifications", "oauth", "updates", "voice"], // access checks, push, OAuth grants, long-poll, speech
   ["records", "sending"], // the platform's skills; the one send sequence and its steps
   ["actions", "email", "feed"], // surfaces that send
   ["contacts", "messaging", "webhooks"],

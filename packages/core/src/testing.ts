@@ -42,6 +42,9 @@ export async function awayFromMinuteBoundary(needMs = 5000): Promise<void> {
 export const TEST_KEYS = {
   AUTH_SECRET: "test-only-auth-secret-never-for-an-instance-000",
   SECRETS_KEY: "test-only-secrets-key-never-for-an-instance-000",
+  VAPID_PUBLIC_KEY:
+    "BNd2Y0sf0DPKangDfcq9NemPyf0xgOoqtQj8fAd-EuS0dl2DedS13O-alZ5Sy2gNyybgTA3FlVcf2Uyz9K6Gdus",
+  VAPID_PRIVATE_KEY: "gJvC3a8j9eZ2CtJIV_1lnjd9zIqXIy8l3N9kFAUALyc",
 } as const;
 
 /**

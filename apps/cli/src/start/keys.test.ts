@@ -11,7 +11,7 @@ import {
   loadConfig,
   putWebhook,
 } from "@switchboard/core";
-import { createTestDeps } from "@switchboard/core/testing";
+import { createTestDeps, TEST_KEYS } from "@switchboard/core/testing";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { instanceKeys, keysFile } from "./keys";
@@ -22,6 +22,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+const vapidPair = {
+  VAPID_PUBLIC_KEY: TEST_KEYS.VAPID_PUBLIC_KEY,
+  VAPID_PRIVATE_KEY: TEST_KEYS.VAPID_PRIVATE_KEY,
+};
 const url = () => t.config.DATABASE_URL as string;
 const kept = async () =>
   (
@@ -41,6 +45,9 @@ describe("npm start's keys", () => {
     expect(first.AUTH_SECRET.length).toBeGreaterThanOrEqual(32);
     expect(first.SECRETS_KEY.length).toBeGreaterThanOrEqual(32);
     expect(first.AUTH_SECRET).not.toBe(first.SECRETS_KEY);
+    // A VAPID pair: an uncompressed P-256 point and its 32-byte private key.
+    expect(Buffer.from(first.VAPID_PUBLIC_KEY, "base64url")).toHaveLength(65);
+    expect(Buffer.from(first.VAPID_PRIVATE_KEY, "base64url")).toHaveLength(32);
     expect(statSync(keysFile(dir)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(keysFile(dir), "utf8"))).toEqual(first);
     expect(await kept()).toEqual([]);
@@ -56,7 +63,7 @@ describe("npm start's keys", () => {
 
     const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
     const keys = await instanceKeys(dir, url(), {});
-    expect(keys).toEqual({ AUTH_SECRET: "a".repeat(43), SECRETS_KEY: "s".repeat(43) });
+    expect(keys).toMatchObject({ AUTH_SECRET: "a".repeat(43), SECRETS_KEY: "s".repeat(43) });
     expect(JSON.parse(readFileSync(keysFile(dir), "utf8"))).toEqual(keys);
     expect(await kept()).toEqual([]);
   });
@@ -69,7 +76,7 @@ describe("npm start's keys", () => {
     const { secret } = await putWebhook(underLegacy, agent.id, "http://127.0.0.1:9/hook");
     await legacyRows({ secrets_key: legacyKey });
 
-    const given = { AUTH_SECRET: "a".repeat(40), SECRETS_KEY: "b".repeat(40) };
+    const given = { AUTH_SECRET: "a".repeat(40), SECRETS_KEY: "b".repeat(40), ...vapidPair };
     const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
     expect(await instanceKeys(dir, url(), given)).toEqual(given);
     expect(await kept()).toEqual([]);
@@ -79,9 +86,17 @@ describe("npm start's keys", () => {
 
   it("use keys given in the environment as they are, writing none of them", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
-    const given = { AUTH_SECRET: "a".repeat(40), SECRETS_KEY: "b".repeat(40) };
+    const given = { AUTH_SECRET: "a".repeat(40), SECRETS_KEY: "b".repeat(40), ...vapidPair };
     expect(await instanceKeys(dir, url(), given)).toEqual(given);
     expect(() => statSync(keysFile(dir))).toThrow();
+  });
+
+  it("keep a VAPID pair once made: one half given makes no mixed pair", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "keys-"));
+    const first = await instanceKeys(dir, url(), {});
+    const again = await instanceKeys(dir, url(), { VAPID_PUBLIC_KEY: vapidPair.VAPID_PUBLIC_KEY });
+    expect(again.VAPID_PUBLIC_KEY).toBe(first.VAPID_PUBLIC_KEY);
+    expect(again.VAPID_PRIVATE_KEY).toBe(first.VAPID_PRIVATE_KEY);
   });
 });
 
@@ -96,14 +111,20 @@ describe("the production roles", () => {
       (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
     );
 
-  it("refuse to start without AUTH_SECRET and SECRETS_KEY, naming them", async () => {
+  it("refuse to start without AUTH_SECRET, SECRETS_KEY and the VAPID pair, naming them", async () => {
     for (const role of ["web", "worker"]) {
       const bare = await run(`start:${role}`, { DATABASE_URL: url() });
       expect(bare.code).toBe(1);
-      expect(bare.stderr).toContain(`start:${role} needs AUTH_SECRET, SECRETS_KEY set`);
-      const half = await run(`start:${role}`, { DATABASE_URL: url(), AUTH_SECRET: "a".repeat(40) });
+      expect(bare.stderr).toContain(
+        `start:${role} needs AUTH_SECRET, SECRETS_KEY, VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY set`,
+      );
+      const half = await run(`start:${role}`, {
+        DATABASE_URL: url(),
+        AUTH_SECRET: "a".repeat(40),
+        VAPID_PUBLIC_KEY: vapidPair.VAPID_PUBLIC_KEY,
+      });
       expect(half.code).toBe(1);
-      expect(half.stderr).toContain(`start:${role} needs SECRETS_KEY set`);
+      expect(half.stderr).toContain(`start:${role} needs SECRETS_KEY, VAPID_PRIVATE_KEY set`);
     }
   });
 });

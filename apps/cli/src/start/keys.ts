@@ -1,16 +1,23 @@
-import { randomBytes } from "node:crypto";
+import { createECDH, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDeps, loadConfig, retireKeysKeptInDatabase } from "@switchboard/core";
 import { createDb } from "@switchboard/db";
 
-/** The two keys a Switchboard instance needs: session signing, and sealing secrets at rest. */
+/**
+ * The keys a Switchboard instance needs: session signing, sealing secrets at rest, and the
+ * VAPID pair (RFC 8292) that signs its Web Push requests.
+ */
 export interface InstanceKeys {
   AUTH_SECRET: string;
   SECRETS_KEY: string;
+  VAPID_PUBLIC_KEY: string;
+  VAPID_PRIVATE_KEY: string;
 }
 
-const NAMES = ["AUTH_SECRET", "SECRETS_KEY"] as const;
+const SECRETS = ["AUTH_SECRET", "SECRETS_KEY"] as const;
+const VAPID = ["VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"] as const;
+const NAMES = [...SECRETS, ...VAPID] as const;
 /** Where versions before this file kept each generated key (instance_settings). */
 const LEGACY_ROWS = { AUTH_SECRET: "auth_secret", SECRETS_KEY: "secrets_key" } as const;
 
@@ -44,7 +51,7 @@ export async function instanceKeys(
   }
   const keys = {} as InstanceKeys;
   const toFile: Partial<InstanceKeys> = {};
-  for (const name of NAMES) {
+  for (const name of SECRETS) {
     const given = env[name];
     if (given) {
       keys[name] = given;
@@ -57,6 +64,19 @@ export async function instanceKeys(
         ? fromDb
         : randomBytes(32).toString("base64url"));
     keys[name] = toFile[name];
+  }
+  // The VAPID pair goes together: both given, else both kept, else a new pair (push services
+  // tie each subscription to the public key, so a kept pair is never replaced).
+  if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) {
+    keys.VAPID_PUBLIC_KEY = env.VAPID_PUBLIC_KEY;
+    keys.VAPID_PRIVATE_KEY = env.VAPID_PRIVATE_KEY;
+  } else {
+    const pair =
+      kept.VAPID_PUBLIC_KEY && kept.VAPID_PRIVATE_KEY
+        ? { VAPID_PUBLIC_KEY: kept.VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: kept.VAPID_PRIVATE_KEY }
+        : newVapidKeys();
+    Object.assign(keys, pair);
+    Object.assign(toFile, pair);
   }
   if (NAMES.some((name) => toFile[name] !== undefined && toFile[name] !== kept[name]))
     writeKeys(file, { ...kept, ...toFile });
@@ -96,6 +116,19 @@ function readKeys(file: string): Partial<InstanceKeys> {
     if (typeof value === "string" && value.length >= 32) keys[name] = value;
   }
   return keys;
+}
+
+/** A P-256 key pair for VAPID, base64url as browsers and web-push take it (65 and 32 bytes). */
+export function newVapidKeys(): Pick<InstanceKeys, "VAPID_PUBLIC_KEY" | "VAPID_PRIVATE_KEY"> {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return {
+    VAPID_PUBLIC_KEY: ecdh.getPublicKey("base64url"),
+    // A private key with leading zero bytes comes shorter: padded back to its 32.
+    VAPID_PRIVATE_KEY: Buffer.concat([Buffer.alloc(32), ecdh.getPrivateKey()])
+      .subarray(-32)
+      .toString("base64url"),
+  };
 }
 
 /** Written whole to a 0600 file beside it first, then renamed over: never half a key file. */

@@ -44,7 +44,7 @@ export const RESTART_POLICY = { firstDelayMs: 1000, maxDelayMs: 30_000, healthyA
  */
 export async function startService(options: ServiceOptions): Promise<RunningService> {
   // The processes never make their own keys (decision 0063); whoever starts them passes them.
-  const missing = ["AUTH_SECRET", "SECRETS_KEY"].filter(
+  const missing = ["AUTH_SECRET", "SECRETS_KEY", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"].filter(
     (name) => !options.env?.[name] && !process.env[name],
   );
   if (missing.length > 0)

@@ -37,6 +37,7 @@ const links: {
   { href: "/records/tasks", label: "Records", section: "/records", icon: "records" },
   { href: "/self-chat", label: "Self chat", icon: "self", more: true },
   { href: "/docs", label: "API reference", icon: "docs", more: true },
+  { href: "/settings", label: "Settings", icon: "settings", more: true },
 ];
 
 /** An open chat (not the list, not adding an agent): on a phone it is a screen of its own. */

@@ -248,6 +248,11 @@ const ownOnly = new Set([
   "selfChat.list",
   "developerKeys.list",
   "developerKeys.create",
+  "settings.notifications",
+  "settings.updateNotifications",
+  "settings.devices",
+  // By endpoint, among the caller's own devices only: Y's endpoint removes nothing.
+  "settings.removeDevice",
 ]);
 
 function callerFor(user: SessionUser) {

@@ -12,6 +12,7 @@ import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { signOut } from "next-auth/react";
 import { type ReactNode, useState } from "react";
 import superjson from "superjson";
+import { unsubscribeThisBrowser } from "~/components/push-subscription";
 import { signInPath } from "~/components/return-to";
 import { makeQueryClient } from "./query-client";
 import type { AppRouter } from "./router";
@@ -34,7 +35,8 @@ let signingOut = false;
  */
 export function signOutOfConsole(): void {
   signingOut = true;
-  void signOut({ callbackUrl: "/signin" });
+  // This browser's push subscription goes first, while the session can still say whose it is.
+  void unsubscribeThisBrowser().then(() => signOut({ callbackUrl: "/signin" }));
 }
 
 /**

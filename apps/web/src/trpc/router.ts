@@ -12,6 +12,7 @@ import { liveRouter } from "./routers/live";
 import { oauthRouter } from "./routers/oauth";
 import { recordsRouter } from "./routers/records";
 import { selfChatRouter } from "./routers/self-chat";
+import { settingsRouter } from "./routers/settings";
 import { tokensRouter } from "./routers/tokens";
 import { webhooksRouter } from "./routers/webhooks";
 
@@ -31,6 +32,7 @@ export const appRouter = router({
   calls: callsRouter,
   instance: instanceRouter,
   oauth: oauthRouter,
+  settings: settingsRouter,
 });
 
 export type AppRouter = typeof appRouter;

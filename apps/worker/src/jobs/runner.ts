@@ -14,7 +14,10 @@ import {
   jobPayloads,
   log,
   metrics,
+  notifyOwner,
+  notifyPerson,
   retireKeysKeptInDatabase,
+  retryPush,
   transcribeVoiceNote,
   unlockStaleJobs,
   WebhookDrains,
@@ -61,6 +64,17 @@ const tasks: Tasks = {
   },
   message_transcribe: async (deps, { messageId }, { attempts, maxAttempts }) => {
     await transcribeVoiceNote(deps, messageId, { lastAttempt: attempts >= maxAttempts });
+  },
+  // Pushes: a failed device is retried by its own `push_send` job, never by throwing here (that
+  // would push again to the devices that took it).
+  push_notify: async (deps, job) => {
+    await notifyPerson(deps, job);
+  },
+  push_alert: async (deps, job) => {
+    await notifyOwner(deps, job);
+  },
+  push_send: async (deps, job) => {
+    await retryPush(deps, job);
   },
 };
 

@@ -8,6 +8,7 @@ import { appendEvents } from "../events/append-event";
 import { notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { findUser } from "../identity/users";
 import { cancelJob, enqueueJob } from "../jobs/enqueue-job";
+import { enqueueCardClosing } from "../notifications/send-push";
 import { type ActionRow, skillOf, toAgentAction } from "./action-shape";
 import { checkCustomPayload, checkSkillPayload, runSkill } from "./run-skill";
 
@@ -82,6 +83,7 @@ export async function decideAction(deps: CoreDeps, decision: Decision): Promise<
       .returning();
     const action = toAgentAction(updated as ActionRow);
     await cancelJob(tx, `expire:${row.id}`);
+    await enqueueCardClosing(tx, [row]);
     await notifyTopics(tx, decidedTopics(locked));
     await appendEvents(tx, now, [
       {
@@ -145,6 +147,7 @@ async function expireLocked(tx: Tx, locked: LockedAction, now: Date) {
     .set({ state: "expired", resolvedAt: now, decidedVia: "expiry" })
     .where(eq(actions.id, row.id))
     .returning();
+  await enqueueCardClosing(tx, [row]);
   await notifyTopics(tx, decidedTopics(locked));
   await appendEvents(tx, now, [
     {
@@ -175,6 +178,7 @@ export async function rejectPendingProposals(
     )
     .returning();
   if (rejected.length === 0) return;
+  await enqueueCardClosing(tx, rejected);
   // The owner's agent page lists them ("rejected (agent removed)"): a rare path, its own lookup.
   await notifyTopics(tx, await agentOwnerTopics(tx, [agentId], (id) => `activity:${id}`));
   await appendEvents(

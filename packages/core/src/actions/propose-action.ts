@@ -13,6 +13,7 @@ import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
 import { newId } from "../ids";
 import { enqueueJob } from "../jobs/enqueue-job";
+import { enqueueCardPush } from "../notifications/send-push";
 import { insertMessage, toAgentMessage } from "../sending/compose-message";
 import { accessForSend, runSend } from "../sending/send-sequence";
 import { toAgentAction } from "./action-shape";
@@ -109,13 +110,15 @@ export async function proposeAction(
         })
         .returning();
       if (!row) throw new Error("action insert returned nothing");
-      if (!auto)
+      if (!auto) {
         await enqueueJob(
           tx,
           "action_expire",
           { actionId: id },
           { runAt: expiresAt, jobKey: `expire:${id}` },
         );
+        await enqueueCardPush(tx, { id, userId: access.person.id, expiresAt }, now);
+      }
       return {
         result: {
           action: toAgentAction(row),

@@ -26,6 +26,26 @@ export const jobPayloads = {
   webhook_drain: z.object({ agentId: z.string() }),
   /** A person's voice note to an agent gets its transcript (voice/transcribe-voice-note.ts). */
   message_transcribe: z.object({ messageId: z.string() }),
+  /** A person's devices get a push about a card (notifications/send-push.ts). */
+  push_notify: z.object({
+    userId: z.string(),
+    notice: z.enum(["card", "reminder", "close"]),
+    actionId: z.string(),
+  }),
+  /** An agent's owner hears of it on their devices: paused by a ceiling, a webhook failing or off. */
+  push_alert: z.object({
+    agentId: z.string(),
+    alert: z.enum(["paused", "webhook_failing", "webhook_disabled"]),
+    /** The ceiling reached, or the webhook's failures in a row. */
+    detail: z.string().optional(),
+  }),
+  /** One device's next attempt at a push its push service did not take. */
+  push_send: z.object({
+    subscriptionId: z.number().int(),
+    delivery: z.record(z.string(), z.unknown()),
+    attempt: z.number().int().min(1),
+    deadline: z.iso.datetime({ offset: true }),
+  }),
   /** One delivery; only jobs enqueued before drains existed still carry it. */
   webhook_deliver: z.object({ deliveryId: z.number().int() }),
 } as const;

@@ -4,6 +4,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { agentOwnerTopics, agentViewerTopics, notifyAgentControl } from "../events/agent-control";
 import { NOTIFY_CHANNEL, notifyTopics, userTopicSql } from "../events/notifier";
+import { enqueueJob } from "../jobs/enqueue-job";
 import { rateLimitedError, rateState, rateWindow } from "./rate-limit";
 
 const { agentDailyRefusals, agentDailyUsage, agents, rateCounters } = schema;
@@ -164,6 +165,7 @@ async function pauseAtCeiling(tx: Tx, deps: CoreDeps, agentId: string, usage: Us
     )
     .returning({ id: agents.id });
   if (paused.length === 0) return;
+  await enqueueJob(tx, "push_alert", { agentId, alert: "paused", detail: reached });
   await notifyAgentControl(tx, [agentId]);
   await notifyTopics(tx, await agentViewerTopics(tx, agentId)); // the chat headers say "paused"
 }

@@ -7,7 +7,7 @@ import { resolveDeliveryAddress, type UrlPolicy } from "./address-policy";
 export interface PinnedRequestOptions {
   method: "GET" | "POST";
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
   /** The whole exchange (DNS, connect, answer, body) must finish within this. */
   timeoutMs: number;
   /** Which hosts may be private or plain http (the development allowance). */

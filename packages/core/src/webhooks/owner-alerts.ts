@@ -4,6 +4,7 @@ import { and, eq, gte, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { createThread, insertEmail } from "../email/threads";
 import { notifyTopics, userTopic } from "../events/notifier";
+import { enqueueJob } from "../jobs/enqueue-job";
 
 const { agents, users, webhooks } = schema;
 
@@ -62,6 +63,11 @@ export async function emailOwnerAboutWebhook(
     alert.kind === "failing"
       ? `Your agent ${name}'s webhook has failed ${alert.failures} times in a row. After ${deps.config.WEBHOOK_DISABLE_AFTER} it is turned off and events wait until you resume it.${why}\n\nSee its deliveries: ${link}`
       : `Your agent ${name}'s webhook failed ${alert.failures} times in a row and was turned off. Its events are kept: Resume and retry sends them in order.${why}\n\nResume it here: ${link}`;
+  await enqueueJob(tx, "push_alert", {
+    agentId,
+    alert: alert.kind === "failing" ? "webhook_failing" : "webhook_disabled",
+    detail: String(alert.failures),
+  });
   await ensurePlatformUser(tx, now);
   const thread = await createThread(tx, now, {
     subject,

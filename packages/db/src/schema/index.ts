@@ -12,6 +12,7 @@ export * from "./limits";
 export * from "./messages";
 export * from "./oauth";
 export * from "./objects";
+export * from "./push";
 export * from "./records";
 export * from "./settings";
 export * from "./webhooks";

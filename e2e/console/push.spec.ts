@@ -1,0 +1,203 @@
+import { createECDH, randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { newAgent } from "../support/fixtures";
+import { expect, type Page, test } from "../support/test";
+import { seriousViolations } from "./axe";
+import { signUp } from "./sign-up";
+
+/**
+ * Web Push end to end (docs/notifications.md). Headless Chromium has no push service to
+ * subscribe with, so the browser's subscription points at a local push service (the e2e run
+ * allows 127.0.0.1 for outbound requests, as for webhooks) and is registered from the page with
+ * its session; the push itself reaches the service worker through the DevTools protocol.
+ */
+
+interface Arrived {
+  path: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A push service on loopback: every request it takes, answered 201. */
+async function pushService() {
+  const arrived: Arrived[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      arrived.push({ path: req.url ?? "", headers: req.headers });
+      res.writeHead(201).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { arrived, origin, close: () => new Promise((resolve) => server.close(resolve)) };
+}
+
+/** A browser's subscription: its own P-256 key and auth secret, at the local push service. */
+function subscriptionAt(endpoint: string) {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return {
+    endpoint,
+    expirationTime: null,
+    keys: {
+      p256dh: ecdh.getPublicKey().toString("base64url"),
+      auth: randomBytes(16).toString("base64url"),
+    },
+  };
+}
+
+/** The service worker's registration id, for `ServiceWorker.deliverPushMessage`. */
+async function pushToServiceWorker(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  const registrations: { registrationId: string; scopeURL: string }[] = [];
+  cdp.on("ServiceWorker.workerRegistrationUpdated", (event) =>
+    registrations.push(...event.registrations),
+  );
+  await cdp.send("ServiceWorker.enable");
+  const origin = new URL(page.url()).origin;
+  await expect.poll(() => registrations.some((r) => r.scopeURL === `${origin}/`)).toBe(true);
+  const { registrationId } = registrations.find((r) => r.scopeURL === `${origin}/`) as {
+    registrationId: string;
+  };
+  return (data: unknown) =>
+    cdp.send("ServiceWorker.deliverPushMessage", {
+      origin: `${origin}/`,
+      registrationId,
+      data: JSON.stringify(data),
+    });
+}
+
+const shownNotifications = (page: Page) =>
+  page.evaluate(async () =>
+    (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+      title: n.title,
+      body: n.body,
+      tag: n.tag,
+      actions: (n as Notification & { actions: { action: string }[] }).actions.map((a) => a.action),
+    })),
+  );
+
+test("a card reaches the person's device, shows Approve and Reject, is decided from there and closed everywhere; sign-out removes the subscription", async ({
+  page,
+  context,
+  request,
+}) => {
+  test.setTimeout(90_000);
+  const service = await pushService();
+  await context.grantPermissions(["notifications"]);
+  const setup = await newAgent({
+    name: "Household Planner",
+    scopes: ["messages:read", "messages:write"],
+  });
+  await signUp(page, "Nora Notified");
+  await page.goto(`/chats/add?agent=${setup.agent.num}`);
+  await page.getByTestId("consent-add").click();
+  await expect(page).toHaveURL(/\/chats\/cnv_\w+$/);
+  const conversationId = page.url().split("/").at(-1) as string;
+
+  // Settings: the page is axe-clean, and the service worker controls it.
+  await page.goto("/settings");
+  await expect(page).toHaveTitle("Settings · Switchboard");
+  await expect
+    .poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? ""), {
+      timeout: 15_000,
+    })
+    .toMatch(/\/sw\.js$/);
+  expect(await seriousViolations(page)).toEqual([]);
+
+  // This browser subscribes (with its session, from its own origin) and is listed as a device.
+  const subscription = subscriptionAt(`${service.origin}/push/nora`);
+  const registered = await page.evaluate(
+    (body) =>
+      fetch("/api/console/push-subscriptions", {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((answer) => answer.status),
+    subscription,
+  );
+  expect(registered).toBe(201);
+  await page.reload();
+  await expect(page.getByTestId("push-devices")).toContainText("Chrome on Linux");
+
+  // The agent proposes a card: the worker pushes it to the device, urgent and encrypted.
+  const proposed = await request.post("/api/agent/v1/actions", {
+    headers: setup.auth,
+    data: { conversationId, kind: "plumber.book", title: "Plumber comes" },
+  });
+  expect(proposed.status()).toBe(201);
+  const actionId = (await proposed.json()).action.id as string;
+  await expect.poll(() => service.arrived.length, { timeout: 5_000 }).toBe(1);
+  expect(service.arrived[0]).toMatchObject({
+    path: "/push/nora",
+    headers: { "content-encoding": "aes128gcm", urgency: "high" },
+  });
+
+  // The push reaches the service worker, which shows the card with Approve and Reject.
+  const deliver = await pushToServiceWorker(page);
+  const tag = `card:${actionId}`;
+  await deliver({
+    type: "card",
+    id: actionId,
+    title: "Household Planner",
+    body: "Household Planner wants to do this (plumber book): Plumber comes",
+    url: `/chats/${conversationId}#card-${actionId}`,
+    actions: [
+      { action: "approve", title: "Approve" },
+      { action: "reject", title: "Reject" },
+    ],
+    tag,
+  });
+  await expect
+    .poll(() => shownNotifications(page))
+    .toEqual([
+      {
+        title: "Household Planner",
+        body: "Household Planner wants to do this (plumber book): Plumber comes",
+        tag,
+        actions: ["approve", "reject"],
+      },
+    ]);
+
+  // Approve posts what the service worker posts; the agent hears action.approved.
+  const decided = await page.evaluate(
+    (id) =>
+      fetch(`/api/console/actions/${id}/decision`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ decision: "approve" }),
+      }).then((answer) => answer.status),
+    actionId,
+  );
+  expect(decided).toBe(200);
+  const updates = await (
+    await request.get("/api/agent/v1/updates?afterSeq=0&wait=5", { headers: setup.auth })
+  ).json();
+  expect(
+    updates.events.some(
+      (e: { type: string; payload: { action: { id: string } } }) =>
+        e.type === "action.approved" && e.payload.action.id === actionId,
+    ),
+  ).toBe(true);
+
+  // The decision sends each device a closing push; delivered, the notification closes.
+  await expect.poll(() => service.arrived.length, { timeout: 5_000 }).toBe(2);
+  await deliver({ type: "close", id: actionId, title: "", body: "", url: "/", actions: [], tag });
+  await expect.poll(() => shownNotifications(page)).toEqual([]);
+
+  // Signing out removes this browser's subscription first.
+  await page.evaluate((endpoint) => {
+    const fake = { endpoint, unsubscribe: async () => true };
+    PushManager.prototype.getSubscription = async () => fake as unknown as PushSubscription;
+  }, subscription.endpoint);
+  const removal = page.waitForRequest(
+    (req) => req.url().endsWith("/api/console/push-subscriptions") && req.method() === "DELETE",
+  );
+  await page.getByTestId("sign-out").click();
+  expect((await (await removal).response())?.status()).toBe(200);
+  await expect(page).toHaveURL(/\/signin/);
+  await service.close();
+});
