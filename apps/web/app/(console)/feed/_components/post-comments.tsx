@@ -37,7 +37,9 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
         await client.feed.deleteComment.mutate({ commentId }, { context: { keepalive: true } });
         await refresh();
       },
-      focusAfterUndo: () => document.getElementById(`comment-${postId}`),
+      // Back on the comment's own Delete (the input would show every time in full: a jump).
+      focusAfterUndo: () =>
+        document.querySelector(`[data-comment-id="${commentId}"] [data-testid="comment-delete"]`),
     });
   const error = shownError(comment.error);
   return (
@@ -48,7 +50,12 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
         {comments.data
           ?.filter((c) => !hides(`comment:${c.id}`))
           .map((c) => (
-            <li key={c.id} className={styles.comment} data-testid="post-comment">
+            <li
+              key={c.id}
+              className={styles.comment}
+              data-testid="post-comment"
+              data-comment-id={c.id}
+            >
               <span className={`${styles.commentMeta} ${ui.hint}`}>
                 <strong>{c.mine ? "You" : (c.authorName ?? "Someone")}</strong> ·{" "}
                 <RelativeTime iso={c.createdAt} />
