@@ -133,6 +133,7 @@ test("an owner names tokens, sees their last use and the agent's decisions; revo
   await expect(page.getByTestId("agent-title")).toHaveText("Keyed");
   const agentId = page.url().split("/").at(-1) as string;
 
+  await page.getByTestId("agent-tab-tokens").click();
   await page.getByTestId("token-name").fill("laptop");
   await page.getByTestId("token-mint").click();
   const token = (await page.getByTestId("token-value").textContent())?.trim() ?? "";
@@ -158,6 +159,7 @@ test("an owner names tokens, sees their last use and the agent's decisions; revo
 
   await page.reload();
   await expect(row.getByTestId("token-last-used")).toHaveText(/ago · IPv[46]$/);
+  await page.getByTestId("agent-tab-decisions").click();
   const counts = page.getByTestId("decision-counts");
   await expect(counts.getByTestId("decisions-approved")).toContainText("1");
   await expect(counts.getByTestId("decisions-edited")).toContainText("1");
@@ -170,6 +172,7 @@ test("an owner names tokens, sees their last use and the agent's decisions; revo
   ]);
 
   // Revoke, by keyboard only: the dialog takes focus, keeps Tab inside, Escape returns focus.
+  await page.getByTestId("agent-tab-tokens").click();
   const revoke = row.getByTestId("token-revoke");
   await revoke.focus();
   await page.keyboard.press("Enter");
@@ -198,6 +201,7 @@ test("an owner names tokens, sees their last use and the agent's decisions; revo
   expect((await request.get("/api/agent/v1/me", { headers: auth })).status()).toBe(401);
 
   // Pause asks too.
+  await page.getByTestId("agent-tab-overview").click();
   await page.getByTestId("agent-pause").focus();
   await page.keyboard.press("Enter");
   await expect(dialog).toHaveAccessibleName("Pause this agent?");

@@ -27,6 +27,7 @@ test("sign up, create an agent, mint a token, call the API with it; pause and re
   await expect(page.getByTestId("agent-title")).toHaveText("Concierge");
   await expect(page.getByTestId("agent-state")).toHaveText("active");
 
+  await page.getByTestId("agent-tab-tokens").click();
   await page.getByTestId("token-mint").click();
   await expect(page.getByTestId("token-value-box")).toContainText("won't see it again");
   const token = (await page.getByTestId("token-value").textContent())?.trim() ?? "";
@@ -42,6 +43,7 @@ test("sign up, create an agent, mint a token, call the API with it; pause and re
     num: expect.stringMatching(/^800-\d{3}-\d{3}$/),
   });
 
+  await page.getByTestId("agent-tab-overview").click();
   await page.getByTestId("agent-pause").click();
   await page.getByRole("dialog").getByRole("button", { name: "Pause agent" }).click();
   await expect(page.getByTestId("agent-state")).toHaveText("paused");
@@ -66,6 +68,7 @@ test("a token is shown once; revoking it (after confirming) ends its API access"
   await page.getByTestId("agent-name").fill("Short-lived");
   await page.getByTestId("agent-create").click();
   await page.getByTestId("agent-created").getByRole("link").click();
+  await page.getByTestId("agent-tab-tokens").click();
   await page.getByTestId("token-mint").click();
   const token = (await page.getByTestId("token-value").textContent())?.trim() ?? "";
   const auth = { Authorization: `Bearer agent:${token}` };
@@ -99,6 +102,7 @@ test("profile edits show field errors from the server and save valid changes", a
   await page.getByTestId("agent-name").fill("Editable");
   await page.getByTestId("agent-create").click();
   await page.getByTestId("agent-created").getByRole("link").click();
+  await page.getByTestId("agent-tab-profile").click();
 
   await page.getByTestId("profile-avatar").fill("http://insecure.example.com/a.png");
   await page.getByTestId("profile-save").click();

@@ -136,10 +136,17 @@ function firstHtml(world: Awaited<ReturnType<typeof personWithEverything>>) {
         ["agent-title", words.owned],
         ["activity-range-words", "The last 7 days"],
         ["chart-messages", "0 sent, 0 received"],
-        ["decisions", "No decisions yet"],
-        ["token-row", words.token],
       ],
     },
+    {
+      path: `/agents/${ownedId}/decisions`,
+      shows: [
+        ["agent-title", words.owned],
+        ["decisions", "No decisions yet"],
+      ],
+    },
+    { path: `/agents/${ownedId}/tokens`, shows: [["token-row", words.token]] },
+    { path: `/agents/${ownedId}/profile`, shows: [["breadcrumb-agent", words.owned]] },
     {
       path: `/agents/${ownedId}/webhook?status=dead`,
       shows: [

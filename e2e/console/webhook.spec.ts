@@ -32,7 +32,7 @@ test("the owner sets a webhook, tests it, watches deliveries, and resumes it aft
     await page.getByTestId("agent-create").click();
     await page.getByTestId("agent-list").getByRole("link", { name: "Hooky" }).click();
     const num = (await page.getByTestId("agent-num").textContent())?.trim() as string;
-    await page.getByTestId("agent-webhook-link").click();
+    await page.getByTestId("agent-tab-webhook").click();
     await expect(page.getByTestId("webhook-none")).toBeVisible();
     await expect(page.getByTestId("breadcrumb-agent")).toHaveText("Hooky");
 

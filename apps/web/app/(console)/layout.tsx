@@ -6,6 +6,7 @@ import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
 import { ServiceWorker } from "~/components/service-worker";
 import { SignInFirst } from "~/components/sign-in-first";
 import { requestTheme } from "~/components/theme";
+import { UndoSnackbar } from "~/components/ui/undo";
 import { HydrateClient, pageReadAt, trpc } from "~/trpc/server";
 import styles from "./layout.module.css";
 
@@ -29,6 +30,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <LiveProvider dataReadAt={dataReadAt}>
       <ServiceWorker />
+      <UndoSnackbar />
       <div className={styles.shell}>
         <a href="#main" className={styles.skipLink}>
           Skip to content

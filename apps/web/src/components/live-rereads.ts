@@ -51,7 +51,7 @@ const rereads: Record<string, (trpc: TRPC, id: string) => QueryFilters[]> = {
   activity: (trpc, id) => [
     trpc.agents.get.queryFilter({ agentId: id }),
     trpc.agents.history.queryFilter({ agentId: id }),
-    trpc.agents.decisions.queryFilter({ agentId: id }),
+    trpc.agents.decisions.infiniteQueryFilter({ agentId: id }),
     trpc.agents.list.queryFilter(),
   ],
   // An owned agent's webhook: its page and log, the banner, the status page, the webhook chart.

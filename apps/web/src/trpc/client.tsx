@@ -4,6 +4,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import {
   createTRPCClient,
   httpBatchLink,
+  httpLink,
   httpSubscriptionLink,
   splitLink,
   TRPCClientError,
@@ -17,7 +18,18 @@ import { signInPath } from "~/components/return-to";
 import { makeQueryClient } from "./query-client";
 import type { AppRouter } from "./router";
 
-export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
+
+/**
+ * A call made with `context: { keepalive: true }` goes alone (not batched on the next tick) with
+ * fetch's `keepalive`, so it is sent even when the tab is closing: an undoable removal whose
+ * window a page load cut short (`ui/undo.tsx`). Its body must stay small (browsers cap 64 KiB).
+ */
+const keepaliveLink = httpLink({
+  url: "/api/trpc",
+  transformer: superjson,
+  fetch: (url, init) => fetch(url, { ...(init as RequestInit), keepalive: true }),
+});
 
 /** The HTTP status of a failed console call, when the server answered one. */
 function statusOf(error: unknown): number | undefined {
@@ -65,8 +77,12 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         splitLink({
           condition: (op) => op.type === "subscription",
           true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
-          // The server refuses batches over 10 calls (MAX_BATCH_CALLS in handler.ts).
-          false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: 10 }),
+          false: splitLink({
+            condition: (op) => op.context.keepalive === true,
+            true: keepaliveLink,
+            // The server refuses batches over 10 calls (MAX_BATCH_CALLS in handler.ts).
+            false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: 10 }),
+          }),
         }),
       ],
     }),

@@ -43,15 +43,23 @@ export const agentsRouter = router({
   update: ownedAgentProcedure
     .input(z.object({ change: AgentUpdateMeRequest }))
     .mutation(({ ctx, input }) => updateAgentMe(ctx.deps, ctx.agent.id, input.change)),
-  /** How people decided the agent's proposals: counts by outcome and the newest decisions. */
+  /**
+   * How people decided the agent's proposals: counts by outcome and a page of decisions, newest
+   * first, from `cursor` (the previous page's `next`; an infinite query's page parameter).
+   */
   decisions: ownedAgentProcedure
     .input(
       z.object({
-        before: DecisionCursor.optional(),
+        cursor: DecisionCursor.nullish(),
         limit: z.number().int().min(1).max(MAX_DECISION_PAGE).default(20),
       }),
     )
-    .query(({ ctx, input }) => listAgentDecisions(ctx.deps, ctx.agent.id, input)),
+    .query(({ ctx, input }) =>
+      listAgentDecisions(ctx.deps, ctx.agent.id, {
+        before: input.cursor ?? undefined,
+        limit: input.limit,
+      }),
+    ),
   pause: ownedAgentProcedure.mutation(({ ctx }) => pauseAgent(ctx.deps, ctx.agent.id)),
   resume: ownedAgentProcedure.mutation(({ ctx }) => resumeAgent(ctx.deps, ctx.agent.id)),
 });

@@ -1,12 +1,12 @@
 import { HydrateClient, trpc } from "~/trpc/server";
 import { type PageQuery, urlQueryFrom } from "../_components/url-query";
 import { rangeFrom } from "./_components/activity-range";
-import { AgentView } from "./_components/agent-view";
-import { DECISIONS_PER_PAGE } from "./_components/decision-pages";
+import { AgentOverview } from "./_components/agent-overview";
 
 /**
- * An agent for its owner: its state, charts (over the URL's range), usage, decisions, tokens and
- * profile, each card read on the server with the same input its client component asks for.
+ * An agent's overview for its owner: its state, charts (over the URL's range) and usage, read on
+ * the server with the same input its client components ask for. Its other sections (tokens,
+ * webhook, decisions, profile) are pages of their own beside this one.
  */
 export default async function AgentPage({
   params,
@@ -18,19 +18,8 @@ export default async function AgentPage({
   const { agentId } = await params;
   const days = rangeFrom(urlQueryFrom(await searchParams));
   return (
-    <HydrateClient
-      queries={[
-        trpc.agents.get.queryOptions({ agentId }),
-        trpc.agents.history.queryOptions({ agentId, days }),
-        trpc.agents.decisions.queryOptions({
-          agentId,
-          before: undefined,
-          limit: DECISIONS_PER_PAGE,
-        }),
-        trpc.tokens.list.queryOptions({ agentId }),
-      ]}
-    >
-      <AgentView agentId={agentId} />
+    <HydrateClient queries={[trpc.agents.history.queryOptions({ agentId, days })]}>
+      <AgentOverview agentId={agentId} />
     </HydrateClient>
   );
 }

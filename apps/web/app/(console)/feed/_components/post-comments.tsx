@@ -8,7 +8,8 @@ import { FormError } from "~/components/form-error";
 import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
-import { useTRPC } from "~/trpc/client";
+import { useUndo } from "~/components/ui/undo";
+import { useTRPC, useTRPCClient } from "~/trpc/client";
 import styles from "../feed.module.css";
 
 /** The comments under a post and the person's own comment form. */
@@ -24,33 +25,54 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
       onSettled: refresh,
     }),
   );
-  const remove = useMutation(trpc.feed.deleteComment.mutationOptions({ onSettled: refresh }));
-  const error = shownError(comment.error ?? remove.error);
+  const client = useTRPCClient();
+  // Delete waits for Undo (decision 0069); the comment is gone from the list meanwhile.
+  const { offer, hides } = useUndo();
+  const remove = (commentId: string) =>
+    offer({
+      message: "Deleted your comment.",
+      failure: "Could not delete your comment",
+      hides: `comment:${commentId}`,
+      send: async () => {
+        await client.feed.deleteComment.mutate({ commentId }, { context: { keepalive: true } });
+        await refresh();
+      },
+      // Back on the comment's own Delete (the input would show every time in full: a jump).
+      focusAfterUndo: () =>
+        document.querySelector(`[data-comment-id="${commentId}"] [data-testid="comment-delete"]`),
+    });
+  const error = shownError(comment.error);
   return (
     <div className={styles.comments} data-testid="post-comments">
       <p className={ui.hint}>Everyone who follows {agentName} sees comments, under your name.</p>
       {comments.error && <p className={ui.formError}>{comments.error.message}</p>}
       <ul className={styles.commentList}>
-        {comments.data?.map((c) => (
-          <li key={c.id} className={styles.comment} data-testid="post-comment">
-            <span className={`${styles.commentMeta} ${ui.hint}`}>
-              <strong>{c.mine ? "You" : (c.authorName ?? "Someone")}</strong> ·{" "}
-              <RelativeTime iso={c.createdAt} />
-              {c.mine && (
-                <Button
-                  variant="text"
-                  className={styles.delete}
-                  disabled={remove.isPending}
-                  onClick={() => remove.mutate({ commentId: c.id })}
-                  data-testid="comment-delete"
-                >
-                  Delete
-                </Button>
-              )}
-            </span>
-            <span className={styles.commentText}>{c.text}</span>
-          </li>
-        ))}
+        {comments.data
+          ?.filter((c) => !hides(`comment:${c.id}`))
+          .map((c) => (
+            <li
+              key={c.id}
+              className={styles.comment}
+              data-testid="post-comment"
+              data-comment-id={c.id}
+            >
+              <span className={`${styles.commentMeta} ${ui.hint}`}>
+                <strong>{c.mine ? "You" : (c.authorName ?? "Someone")}</strong> ·{" "}
+                <RelativeTime iso={c.createdAt} />
+                {c.mine && (
+                  <Button
+                    variant="text"
+                    className={styles.delete}
+                    onClick={() => remove(c.id)}
+                    data-testid="comment-delete"
+                  >
+                    Delete
+                  </Button>
+                )}
+              </span>
+              <span className={styles.commentText}>{c.text}</span>
+            </li>
+          ))}
       </ul>
       <form
         className={styles.commentForm}

@@ -8,7 +8,7 @@ import type {
   ReminderRecord,
   TaskRecord,
 } from "@switchboard/contract";
-import { useMutation, useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { Fragment, type ReactNode, useEffect, useState } from "react";
 import { shownError } from "~/components/errors";
@@ -17,12 +17,12 @@ import { SkillForm } from "~/components/skill-form";
 import { Badge } from "~/components/ui/badge";
 import { Button } from "~/components/ui/button";
 import { Card, CardHead } from "~/components/ui/card";
-import { ConfirmButton } from "~/components/ui/confirm-dialog";
 import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
 import { Skeleton } from "~/components/ui/skeleton";
 import { RelativeTime } from "~/components/ui/time";
-import { useTRPC } from "~/trpc/client";
+import { useUndo } from "~/components/ui/undo";
+import { useTRPC, useTRPCClient } from "~/trpc/client";
 import styles from "../records.module.css";
 import type { RecordType } from "./sections";
 
@@ -45,6 +45,9 @@ export function RecordList({
   );
   const cardOf = new Map(cards.data?.map((card) => [card.recordId, card]));
   const target = useHash();
+  // A record being deleted or archived is gone from the list while its undo waits.
+  const { hides } = useUndo();
+  const shown = records.data?.filter((record) => !hides(`record:${record.id}`));
   return (
     <Card aria-labelledby="records-heading">
       <CardHead>
@@ -53,11 +56,11 @@ export function RecordList({
       </CardHead>
       {records.isPending && <Skeleton label={title.toLowerCase()} />}
       {records.error && <p className={ui.formError}>{records.error.message}</p>}
-      {records.data?.length === 0 && (
+      {shown?.length === 0 && (
         <EmptyState data-testid="records-empty">Nothing here yet.</EmptyState>
       )}
       <ul className={styles.records} data-testid="records">
-        {records.data?.map((record) => (
+        {shown?.map((record) => (
           <RecordRow
             key={record.id}
             type={type}
@@ -95,18 +98,34 @@ function RecordRow({
   highlighted: boolean;
 }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
+  const queryClient = useQueryClient();
+  const { offer } = useUndo();
   const [editing, setEditing] = useState(false);
   const update = useMutation(
     trpc.records.update.mutationOptions({ onSuccess: () => setEditing(false) }),
   );
   const complete = useMutation(trpc.records.complete.mutationOptions());
-  const archive = useMutation(trpc.records.archive.mutationOptions());
-  const remove = useMutation(trpc.records.delete.mutationOptions());
-  const error = shownError(complete.error ?? archive.error ?? remove.error);
+  const error = shownError(complete.error);
   const done =
     ("status" in record && record.status === "completed") ||
     ("isCompleted" in record && record.isCompleted);
-  const busy = complete.isPending || archive.isPending || remove.isPending;
+  const busy = complete.isPending;
+  const name = `“${record.title ?? "Untitled note"}”`;
+  /** Delete and Archive wait for Undo (the console has no way back from either once sent). */
+  const later = (done: string, failed: string, call: () => Promise<unknown>) =>
+    offer({
+      message: `${done} ${name}.`,
+      failure: `Could not ${failed} ${name}`,
+      hides: `record:${record.id}`,
+      send: async () => {
+        await call();
+        await queryClient.invalidateQueries(trpc.records.pathFilter());
+      },
+      focusAfterUndo: () =>
+        document.querySelector(`[data-record-id="${record.id}"] [data-testid="record-edit"]`),
+    });
+  const keepalive = { context: { keepalive: true } };
 
   return (
     <li
@@ -163,23 +182,28 @@ function RecordRow({
               variant="secondary"
               small
               disabled={busy}
-              onClick={() => archive.mutate({ type, id: record.id })}
+              onClick={() =>
+                later("Archived", "archive", () =>
+                  client.records.archive.mutate({ type, id: record.id }, keepalive),
+                )
+              }
               data-testid="record-archive"
             >
               Archive
             </Button>
-            <ConfirmButton
+            <Button
               variant="danger"
               small
               disabled={busy}
-              title={`Delete “${record.title ?? "this note"}” for good?`}
-              body="This cannot be undone. To keep it but out of the way, archive it instead."
-              confirmLabel="Delete"
-              onConfirm={() => remove.mutate({ type, id: record.id })}
-              testId="record-delete"
+              onClick={() =>
+                later("Deleted", "delete", () =>
+                  client.records.delete.mutate({ type, id: record.id }, keepalive),
+                )
+              }
+              data-testid="record-delete"
             >
               Delete
-            </ConfirmButton>
+            </Button>
           </div>
           <FormError message={error?.message} />
         </>

@@ -1,12 +1,11 @@
 "use client";
 
-import type { AgentDecision, DecisionCursor } from "@switchboard/contract";
-import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import type { AgentDecision } from "@switchboard/contract";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { formatTime } from "~/components/format";
+import { eachOnce, olderPageOf, ShowOlder } from "~/components/paged-list";
 import { rejectionWords } from "~/components/proposal-words";
 import { Badge, type BadgeTone } from "~/components/ui/badge";
-import { Button } from "~/components/ui/button";
 import { Card } from "~/components/ui/card";
 import { EmptyState } from "~/components/ui/empty-state";
 import ui from "~/components/ui/layout.module.css";
@@ -50,17 +49,30 @@ function Reason({ decision }: { decision: AgentDecision }) {
 
 /**
  * How people decided the agent's proposals: how many were approved as proposed, approved with
- * changes (edited), rejected and expired, and the decisions newest first, a page at a time.
+ * changes (edited), rejected and expired, and the decisions newest first, a page at a time:
+ * "Show older decisions" adds the next page under the ones shown (a live change re-reads them).
  */
 export function DecisionsCard({ agentId }: { agentId: string }) {
   useReaderTimes();
   const trpc = useTRPC();
-  const [pages, setPages] = useState<(DecisionCursor | undefined)[]>([undefined]);
-  const before = pages[pages.length - 1];
-  const query = useQuery(
-    trpc.agents.decisions.queryOptions({ agentId, before, limit: DECISIONS_PER_PAGE }),
+  const query = useInfiniteQuery(
+    trpc.agents.decisions.infiniteQueryOptions(
+      { agentId, limit: DECISIONS_PER_PAGE },
+      { getNextPageParam: (last) => last.next ?? undefined },
+    ),
   );
-  const data = query.data;
+  const pages = query.data?.pages ?? [];
+  const first = pages[0];
+  // The counts are the newest page's (each page carries them); decisions keep their pages' order.
+  const data = first && {
+    counts: first.counts,
+    decisions: eachOnce(
+      pages.flatMap((page) =>
+        page.decisions.map((decision) => ({ ...decision, id: decision.actionId })),
+      ),
+    ),
+  };
+  const older = olderPageOf(query);
 
   return (
     <Card className={ui.stack} aria-labelledby="decisions-heading" data-testid="decisions">
@@ -115,25 +127,7 @@ export function DecisionsCard({ agentId }: { agentId: string }) {
               </tbody>
             </Table>
           )}
-          {(pages.length > 1 || data.next) && (
-            <div className={ui.row}>
-              {pages.length > 1 && (
-                <Button variant="secondary" small onClick={() => setPages((p) => p.slice(0, -1))}>
-                  Newer
-                </Button>
-              )}
-              {data.next && (
-                <Button
-                  variant="secondary"
-                  small
-                  onClick={() => setPages((p) => [...p, data.next ?? undefined])}
-                  data-testid="decisions-older"
-                >
-                  Older
-                </Button>
-              )}
-            </div>
-          )}
+          {older && <ShowOlder older={older} what="decisions" testId="decisions-older" />}
         </>
       )}
     </Card>

@@ -1,7 +1,7 @@
 "use client";
 
 import type { AgentScope, RequestPrivacy } from "@switchboard/contract";
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { shownError } from "~/components/errors";
 import { FieldError, invalidProps } from "~/components/field-error";
 import { onFormSubmit } from "~/components/form";
@@ -31,8 +31,27 @@ const fields = [
   "change.requestedScopes",
 ] as const;
 
+/** The profile section: the agent's profile as stored (the layout read it), in its form. */
+export function ProfileSection({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  const me = useQuery(trpc.agents.get.queryOptions({ agentId })).data?.agent;
+  if (!me) return null;
+  return (
+    <ProfileCard
+      agentId={agentId}
+      profile={{
+        displayName: me.displayName ?? "",
+        bio: me.bio ?? "",
+        avatarUrl: me.avatarUrl ?? "",
+        requestPrivacy: me.requestPrivacy,
+        requestedScopes: me.requestedScopes,
+      }}
+    />
+  );
+}
+
 /** The agent's public profile: the same change `PATCH /agent/v1/me` makes. */
-export function ProfileCard({ agentId, profile }: { agentId: string; profile: Profile }) {
+function ProfileCard({ agentId, profile }: { agentId: string; profile: Profile }) {
   const trpc = useTRPC();
   const invalidate = useInvalidateAgent(agentId);
   const update = useMutation(trpc.agents.update.mutationOptions({ onSuccess: invalidate }));

@@ -1,7 +1,6 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
 import { shownError } from "~/components/errors";
 import { FormError } from "~/components/form-error";
 import ui from "~/components/ui/layout.module.css";
@@ -12,7 +11,10 @@ import { DeliveryLog } from "./delivery-log";
 import { EndpointCard } from "./endpoint-card";
 import { logViewFrom, logViewQuery } from "./log-view";
 
-/** The webhook page in the browser: the log as the URL asks for it, changed as the owner filters. */
+/**
+ * The webhook section in the browser (the agent's layout names the agent): the log as the URL asks
+ * for it, changed as the owner filters.
+ */
 export function WebhookView({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
   const url = useUrlQuery();
@@ -22,29 +24,13 @@ export function WebhookView({ agentId }: { agentId: string }) {
     ...trpc.webhooks.get.queryOptions({ agentId, ...view }),
     placeholderData: keepPreviousData,
   });
-  const agentName = data.data?.agent.displayName ?? data.data?.agent.num ?? "Agent";
 
   return (
     <>
-      <title>{`Webhook · ${agentName} · Agents · Switchboard`}</title>
-      <nav aria-label="Breadcrumb" className={ui.breadcrumb}>
-        <Link href="/agents">Agents</Link>
-        <span aria-hidden="true">/</span>
-        <Link href={`/agents/${agentId}`} className={ui.truncate} data-testid="breadcrumb-agent">
-          {agentName}
-        </Link>
-        <span aria-hidden="true">/</span>
-        <span aria-current="page">Webhook</span>
-      </nav>
-      <div className={ui.pageHead}>
-        <div>
-          <h1>Webhook</h1>
-          <p className={ui.muted}>
-            Every event of this agent is POSTed, signed, to this URL. Long-poll and the stream keep
-            working whatever its state.
-          </p>
-        </div>
-      </div>
+      <p className={ui.muted}>
+        Every event of this agent is POSTed, signed, to its webhook URL. Long-poll and the stream
+        keep working whatever its state.
+      </p>
       {data.isPending && <Skeleton lines={4} label="the webhook" />}
       <FormError message={shownError(data.error)?.message} />
       <EndpointCard agentId={agentId} data={data.data} />
