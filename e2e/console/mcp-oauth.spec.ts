@@ -198,6 +198,10 @@ test("a client with only the URL registers, is allowed on the console page and a
   // The document client's grant, on its agent's token list: revoked there, refused next call.
   await page.goto(`${base()}/agents`);
   await page.getByTestId("agent-list").getByRole("link", { name: "Other Agent" }).click();
+  await page
+    .getByRole("navigation", { name: "Other Agent: sections" })
+    .getByRole("link", { name: "Tokens" })
+    .click();
   const row = page.getByTestId("token-row").filter({ hasText: "E2E Document App" });
   await expect(row).toBeVisible();
   await expect(row.getByTestId("token-last-used")).not.toHaveText(/never/i);
