@@ -94,6 +94,8 @@ export {
 export { type AgentOverview, listAgentOverviews } from "./identity/agent-overviews";
 // Identity
 export {
+  type AdmissionRead,
+  type AdmittedAgent,
   type AgentPrincipal,
   assertAgentActive,
   authenticateAgent,
