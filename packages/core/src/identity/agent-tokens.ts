@@ -141,7 +141,10 @@ async function lookupToken(
   eventsAfter: number | null = null,
 ) {
   const window = rateWindow(now, 60);
-  const rows = await deps.db.execute<Record<string, unknown>>(sql`
+  const at = now.toISOString();
+  // postgres.js's own template, not drizzle's: one fixed text, prepared once per connection,
+  // with nothing built per call but its parameters (issue 41).
+  const rows = await deps.sql<TokenRow[]>`
     with async_commit as (select set_config('synchronous_commit', 'off', true)),
     found as (
       select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
@@ -157,20 +160,20 @@ async function lookupToken(
       insert into rate_counters (key, window_start, count)
       select 'requests:' || agent_id, ${window.start.toISOString()}::timestamptz, 1 from found
       where ${countRequest} and revoked_at is null
-        and (expires_at is null or expires_at > ${now.toISOString()}::timestamptz)
+        and (expires_at is null or expires_at > ${at}::timestamptz)
         and owner_id is not null and owner_suspended_at is null and agent_suspended_at is null
         and paused_at is null
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
     ), used as (
       update agent_tokens t
-      set last_used_at = ${now.toISOString()}::timestamptz,
+      set last_used_at = ${at}::timestamptz,
           last_used_family = coalesce(${family}::address_family, t.last_used_family)
       from found
       where t.id = found.token_id and found.revoked_at is null
-        and (found.expires_at is null or found.expires_at > ${now.toISOString()}::timestamptz)
+        and (found.expires_at is null or found.expires_at > ${at}::timestamptz)
         and (t.last_used_at is null
-          or t.last_used_at <= ${now.toISOString()}::timestamptz - interval '1 minute'
+          or t.last_used_at <= ${at}::timestamptz - interval '1 minute'
           or t.last_used_family is distinct from coalesce(${family}::address_family, t.last_used_family))
     )
     select found.*, (select count from hit) as request_count,
@@ -179,8 +182,8 @@ async function lookupToken(
              then exists (select 1 from events e
                           where e.agent_id = found.agent_id and e.seq > ${eventsAfter}::bigint)
            end as events_after
-    from found`);
-  return { row: rows[0] as unknown as TokenRow | undefined, window };
+    from found`;
+  return { row: rows[0], window };
 }
 
 function principalOf(row: TokenRow | undefined, now: Date): AgentPrincipal {
