@@ -15,7 +15,7 @@ import {
   CoreError,
   type DeveloperPrincipal,
   JsonText,
-  log,
+  logRequest,
   metrics,
   parseAuthorization,
   type RateState,
@@ -175,16 +175,13 @@ function apiRoute<P>(surface: Surface<P>) {
           seconds,
         );
         // One line per request: ids, status and time only (never the token, query or body).
-        log.info(
-          {
-            route,
-            method: request.method,
-            [surface.credential === "agent" ? "agentId" : "userId"]: principalId,
-            status: response.status,
-            ms: Math.round(seconds * 10_000) / 10,
-          },
-          "request",
-        );
+        logRequest({
+          route,
+          method: request.method,
+          [surface.credential === "agent" ? "agentId" : "userId"]: principalId,
+          status: response.status,
+          ms: Math.round(seconds * 10_000) / 10,
+        });
         return finish(response, requestId, rate);
       });
     };
