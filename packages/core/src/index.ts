@@ -94,6 +94,8 @@ export {
 export { type AgentOverview, listAgentOverviews } from "./identity/agent-overviews";
 // Identity
 export {
+  type AdmissionRead,
+  type AdmittedAgent,
   type AgentPrincipal,
   assertAgentActive,
   authenticateAgent,
@@ -151,7 +153,7 @@ export { getAgentUsage } from "./limits/charge-send";
 export { enforceConsoleRequestLimit } from "./limits/console-requests";
 export { acquireLease, type Lease } from "./limits/leases";
 export type { RateState } from "./limits/rate-limit";
-export { captureLogs, log, withLogContext } from "./log";
+export { captureLogs, log, logRequest, withLogContext } from "./log";
 export { cleanupExpired } from "./maintenance/cleanup";
 // Messaging
 export { addReaction } from "./messaging/add-reaction";

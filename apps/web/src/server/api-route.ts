@@ -8,13 +8,14 @@ import type {
   PathParamNames,
 } from "@switchboard/contract";
 import {
+  type AdmissionRead,
   authenticateDeveloper,
   authorizeAgentRequest,
   type CoreDeps,
   CoreError,
   type DeveloperPrincipal,
   JsonText,
-  log,
+  logRequest,
   metrics,
   parseAuthorization,
   type RateState,
@@ -42,6 +43,8 @@ interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   name?: string;
   /** The success status, stored with an `Idempotency-Key`'s answer (the registry's). */
   status?: number;
+  /** What the route reads within its admission statement (Agent API), from the raw URL. */
+  admission?: (url: URL) => AdmissionRead;
 }
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -63,6 +66,7 @@ interface Surface<P> {
     deps: CoreDeps,
     secret: string,
     client: { family: "ipv4" | "ipv6" | null },
+    read: AdmissionRead,
   ): Promise<P>;
   /** Who the request log names: the agent, or the developer key's user. */
   idOf(principal: P): string;
@@ -120,14 +124,18 @@ function apiRoute<P>(surface: Surface<P>) {
         let response: Response;
         try {
           const deps = getDeps();
+          const url = new URL(request.url);
           const principal = admit
             ? await admit()
-            : await surface.authenticate(deps, credentialSecret(surface, request), {
-                family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES),
-              });
+            : await surface.authenticate(
+                deps,
+                credentialSecret(surface, request),
+                { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) },
+                options.admission?.(url) ?? {},
+              );
           principalId = surface.idOf(principal);
           rate = (principal as { rate?: RateState }).rate;
-          const rawQuery = storableQuery(new URL(request.url));
+          const rawQuery = storableQuery(url);
           const query = options.query ? options.query.parse(rawQuery) : undefined;
           const raw = options.body
             ? await readJson(request, surface.callerOf(principal), options.optionalBody ?? false)
@@ -167,16 +175,13 @@ function apiRoute<P>(surface: Surface<P>) {
           seconds,
         );
         // One line per request: ids, status and time only (never the token, query or body).
-        log.info(
-          {
-            route,
-            method: request.method,
-            [surface.credential === "agent" ? "agentId" : "userId"]: principalId,
-            status: response.status,
-            ms: Math.round(seconds * 10_000) / 10,
-          },
-          "request",
-        );
+        logRequest({
+          route,
+          method: request.method,
+          [surface.credential === "agent" ? "agentId" : "userId"]: principalId,
+          status: response.status,
+          ms: Math.round(seconds * 10_000) / 10,
+        });
         return finish(response, requestId, rate);
       });
     };
@@ -223,6 +228,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
     handler: (
       args: OperationArgs<P, O>,
     ) => Promise<OperationResult<O> | JsonText<OperationResult<O>>>,
+    extra?: Pick<RouteOptions<undefined, undefined>, "admission">,
   ): BoundRoute<P>;
   function bound<
     B extends z.ZodType | undefined = undefined,
@@ -234,6 +240,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
   function bound(
     target: Operation | RouteOptions<z.ZodType | undefined, z.ZodType | undefined>,
     handler: (args: HandlerArgs<P, unknown, unknown>) => Promise<unknown>,
+    extra: Pick<RouteOptions<undefined, undefined>, "admission"> = {},
   ): NextHandler {
     const op = "operationId" in target ? target : undefined;
     if (op && op.surface !== surface.credential)
@@ -245,6 +252,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
           optionalBody: op.optionalBody,
           name: op.operationId,
           status: op.status,
+          admission: extra.admission,
         }
       : target;
     const handle = route(options, async (args) => {

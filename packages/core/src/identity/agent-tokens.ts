@@ -107,6 +107,8 @@ interface TokenRow {
   owner_id: string | null;
   owner_suspended_at: Date | null;
   request_count: number | null;
+  /** Whether the agent has any event after the cursor the call attached (null: none attached). */
+  events_after: boolean | null;
   /** The agent's profile, for `GET /me` without a second statement. */
   num: string;
   display_name: string | null;
@@ -136,9 +138,13 @@ async function lookupToken(
   now: Date,
   countRequest: boolean,
   family: AddressFamily | null,
+  eventsAfter: number | null = null,
 ) {
   const window = rateWindow(now, 60);
-  const rows = await deps.db.execute<Record<string, unknown>>(sql`
+  const at = now.toISOString();
+  // postgres.js's own template, not drizzle's: one fixed text, prepared once per connection,
+  // with nothing built per call but its parameters (issue 41).
+  const rows = await deps.sql<TokenRow[]>`
     with async_commit as (select set_config('synchronous_commit', 'off', true)),
     found as (
       select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
@@ -154,26 +160,30 @@ async function lookupToken(
       insert into rate_counters (key, window_start, count)
       select 'requests:' || agent_id, ${window.start.toISOString()}::timestamptz, 1 from found
       where ${countRequest} and revoked_at is null
-        and (expires_at is null or expires_at > ${now.toISOString()}::timestamptz)
+        and (expires_at is null or expires_at > ${at}::timestamptz)
         and owner_id is not null and owner_suspended_at is null and agent_suspended_at is null
         and paused_at is null
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
     ), used as (
       update agent_tokens t
-      set last_used_at = ${now.toISOString()}::timestamptz,
+      set last_used_at = ${at}::timestamptz,
           last_used_family = coalesce(${family}::address_family, t.last_used_family)
       from found
       where t.id = found.token_id and found.revoked_at is null
-        and (found.expires_at is null or found.expires_at > ${now.toISOString()}::timestamptz)
+        and (found.expires_at is null or found.expires_at > ${at}::timestamptz)
         and (t.last_used_at is null
-          or t.last_used_at <= ${now.toISOString()}::timestamptz - interval '1 minute'
+          or t.last_used_at <= ${at}::timestamptz - interval '1 minute'
           or t.last_used_family is distinct from coalesce(${family}::address_family, t.last_used_family))
     )
     select found.*, (select count from hit) as request_count,
-           (select 1 from async_commit) as async_commit
-    from found`);
-  return { row: rows[0] as unknown as TokenRow | undefined, window };
+           (select 1 from async_commit) as async_commit,
+           case when ${eventsAfter}::bigint is not null and (select count from hit) is not null
+             then exists (select 1 from events e
+                          where e.agent_id = found.agent_id and e.seq > ${eventsAfter}::bigint)
+           end as events_after
+    from found`;
+  return { row: rows[0], window };
 }
 
 function principalOf(row: TokenRow | undefined, now: Date): AgentPrincipal {
@@ -226,18 +236,44 @@ export function assertAgentActive(principal: AgentPrincipal): void {
 }
 
 /**
+ * What a route may read within its admission statement (decision 0069-i): `eventsAfter`, a
+ * cursor, asks whether the agent has any event after it (`GET /updates`: with none, nothing can
+ * be shown and the call needs no read of its own before it answers or parks).
+ */
+export interface AdmissionRead {
+  eventsAfter?: number;
+}
+
+/** An admitted agent call: who, where it stands against its limit, and what the statement read. */
+export type AdmittedAgent = AgentPrincipal & {
+  rate: RateState;
+  me: AgentMe;
+  /** Given `eventsAfter`: whether any event of the agent's has a seq above it. */
+  eventsAfter?: { afterSeq: number; any: boolean };
+};
+
+/**
  * The first stages of every Agent API call in one round trip: authenticate (401), account state
  * (403 `agent_paused`), and the per-agent request limit (429), answering where the agent stands
- * against that limit for the RateLimit-* headers, and the agent's own profile as that same
- * statement read it (`GET /me` needs nothing more).
+ * against that limit for the RateLimit-* headers, the agent's own profile as that same
+ * statement read it (`GET /me` needs nothing more), and the route's own `read`, if it attached
+ * one.
  */
 export async function authorizeAgentRequest(
   deps: CoreDeps,
   token: string,
   client: { family?: AddressFamily | null } = {},
-): Promise<AgentPrincipal & { rate: RateState; me: AgentMe }> {
+  read: AdmissionRead = {},
+): Promise<AdmittedAgent> {
   const now = deps.clock.now();
-  const { row, window } = await lookupToken(deps, token, now, true, client.family ?? null);
+  const { row, window } = await lookupToken(
+    deps,
+    token,
+    now,
+    true,
+    client.family ?? null,
+    read.eventsAfter ?? null,
+  );
   const principal = principalOf(row, now);
   assertAgentActive(principal);
   const state = rateState(
@@ -258,5 +294,13 @@ export async function authorizeAgentRequest(
     requestedScopes: found.requested_scopes,
     createdAt: new Date(found.created_at),
   });
-  return { ...principal, rate: state, me };
+  return {
+    ...principal,
+    rate: state,
+    me,
+    ...(read.eventsAfter !== undefined &&
+      found.events_after !== null && {
+        eventsAfter: { afterSeq: read.eventsAfter, any: found.events_after },
+      }),
+  };
 }

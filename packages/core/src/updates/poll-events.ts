@@ -13,7 +13,9 @@ import { drainSignal } from "../shutdown";
  * At most LONGPOLL_MAX_PARKED requests per agent may be parked at once, across all processes.
  * A process that is draining (shutdown.ts) answers at once instead of parking. Given the
  * caller's `tokenId`, a parked poll re-checks the token's standing when the agent's control topic
- * wakes (paused, token revoked, owner suspended) and answers that refusal at once.
+ * wakes (paused, token revoked, owner suspended) and answers that refusal at once. Given `known`
+ * (whether any event follows the cursor, read by the call's admission), "nothing new" costs no
+ * read of its own.
  */
 export async function pollEvents(
   deps: CoreDeps,
@@ -21,9 +23,15 @@ export async function pollEvents(
   query: AgentUpdatesQuery,
   signal?: AbortSignal,
   tokenId?: string,
+  known?: { afterSeq: number; any: boolean },
 ): Promise<AgentUpdatesResponse> {
   const drain = drainSignal();
-  const first = await readEvents(deps, agentId, query.afterSeq, query.limit);
+  // The call's admission may have looked already (`AdmissionRead`): no event after the cursor
+  // means none to show, so the first read is skipped; a parked poll still reads once subscribed.
+  const first =
+    known && known.afterSeq === query.afterSeq && !known.any
+      ? { events: [], nextSeq: query.afterSeq }
+      : await readEvents(deps, agentId, query.afterSeq, query.limit);
   const waitMs = Math.min(query.wait, deps.config.LONGPOLL_MAX_WAIT_S) * 1000;
   if (first.events.length > 0 || waitMs <= 0 || drain.aborted) return first;
 
