@@ -488,6 +488,28 @@ describe("a message from an agent", () => {
     expect(await notifyMessage(t.deps, job)).toEqual({ sent: 1 });
   });
 
+  it("a streamed reply, once ended, is pushed as the agent's message", async () => {
+    await clearJobs();
+    const { person, agent, conversationId } = await testChat(t.deps);
+    const { keys } = browserKeys();
+    await addPushSubscription(t.deps, person.id, { endpoint: `${origin}/push/stream`, keys });
+    const { appendReplyDelta, endStreamedReply, startStreamedReply } = await import(
+      "../messaging/streamed-replies"
+    );
+    const reply = await startStreamedReply(t.deps, {
+      agentId: agent.id,
+      connectionId: "push-stream",
+      streamId: "r",
+      conversationId,
+    });
+    await appendReplyDelta(t.deps, agent.id, reply, "Streamed words");
+    expect(await pushJobs("push_message")).toEqual([]);
+    const message = await endStreamedReply(t.deps, agent.id, reply);
+    expect((await pushJobs("push_message")).map((job) => job.payload)).toEqual([
+      { userId: person.id, conversationId, messageId: message.id },
+    ]);
+  });
+
   it("is held by quiet hours until they end", async () => {
     await clearJobs();
     const { person, agent, conversationId } = await testChat(t.deps);
