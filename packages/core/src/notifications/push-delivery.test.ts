@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
 import { decideAction } from "../actions/decide-action";
 import { proposeAction } from "../actions/propose-action";
+import { cleanupExpired } from "../maintenance/cleanup";
 import { codeOf, createTestDeps, testChat } from "../testing";
 import { updateNotificationSettings } from "./notification-settings";
 import {
@@ -421,6 +422,15 @@ describe("console tabs looked at (leases)", () => {
     expect(await isLooking(t.deps, person.id)).toBe(true);
     t.clock.advance(2000); // a tab that closed without a word
     expect(await isLooking(t.deps, person.id)).toBe(false);
+    // The maintenance sweep removes the expired lease's row.
+    const rows = async () =>
+      (
+        await t.deps.sql<{ n: number }[]>`
+          select count(*)::int as n from console_presence where user_id = ${person.id}`
+      )[0]?.n;
+    expect(await rows()).toBe(1);
+    expect((await cleanupExpired(t.deps)).consolePresence).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toBe(0);
   });
 
   it("holds at most 20 leases per person (made-up tab ids get no more rows)", async () => {
