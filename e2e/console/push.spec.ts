@@ -1,6 +1,7 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { APIRequestContext, BrowserContext } from "@playwright/test";
 import { newAgent } from "../support/fixtures";
 import { expect, type Page, test } from "../support/test";
 import { seriousViolations } from "./axe";
@@ -78,12 +79,57 @@ const shownNotifications = (page: Page) =>
     })),
   );
 
-test("a card reaches the person's device, shows Approve and Reject, is decided from there and closed everywhere; sign-out removes the subscription", async ({
+/**
+ * The service worker's own Approve: a `notificationclick` with the action "approve" on the
+ * notification it shows for `tag`, dispatched in the worker (its handler posts the decision).
+ */
+async function approveInServiceWorker(context: BrowserContext, tag: string) {
+  const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent("serviceworker"));
+  await worker.evaluate(async (shownTag) => {
+    const scope = self as unknown as {
+      registration: ServiceWorkerRegistration;
+      dispatchEvent(event: Event): boolean;
+    };
+    const [notification] = await scope.registration.getNotifications({ tag: shownTag });
+    if (!notification) throw new Error(`no notification ${shownTag}`);
+    const NotificationEventOf = (
+      self as unknown as {
+        NotificationEvent: new (
+          type: string,
+          init: { notification: Notification; action: string },
+        ) => Event;
+      }
+    ).NotificationEvent;
+    try {
+      scope.dispatchEvent(
+        new NotificationEventOf("notificationclick", { notification, action: "approve" }),
+      );
+    } catch {
+      // A synthetic event's waitUntil throws after the handler started its work.
+    }
+  }, tag);
+}
+
+/** The ids of the actions named in the agent's events of `type` so far. */
+async function agentEvents(
+  request: APIRequestContext,
+  auth: Record<string, string>,
+  type: string,
+): Promise<string[]> {
+  const updates = await (
+    await request.get("/api/agent/v1/updates?afterSeq=0", { headers: auth })
+  ).json();
+  return (updates.events as { type: string; payload: { action?: { id: string } } }[])
+    .filter((e) => e.type === type)
+    .map((e) => e.payload.action?.id ?? "");
+}
+
+test("a card reaches the person's device, shows Approve and Reject, is decided from there and closed everywhere; a stale card says so; an agent's message is pushed only while no tab is looked at; sign-out removes the subscription", async ({
   page,
   context,
   request,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const service = await pushService();
   await context.grantPermissions(["notifications"]);
   const setup = await newAgent({
@@ -161,32 +207,82 @@ test("a card reaches the person's device, shows Approve and Reject, is decided f
       },
     ]);
 
-  // Approve posts what the service worker posts; the agent hears action.approved.
-  const decided = await page.evaluate(
-    (id) =>
-      fetch(`/api/console/actions/${id}/decision`, {
-        method: "POST",
-        credentials: "same-origin",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ decision: "approve" }),
-      }).then((answer) => answer.status),
-    actionId,
-  );
-  expect(decided).toBe(200);
-  const updates = await (
-    await request.get("/api/agent/v1/updates?afterSeq=0&wait=5", { headers: setup.auth })
-  ).json();
-  expect(
-    updates.events.some(
-      (e: { type: string; payload: { action: { id: string } } }) =>
-        e.type === "action.approved" && e.payload.action.id === actionId,
-    ),
-  ).toBe(true);
+  // Approve on the notification: the service worker itself posts the decision with the
+  // person's session, and the agent hears action.approved.
+  await approveInServiceWorker(context, tag);
+  await expect
+    .poll(async () =>
+      (await agentEvents(request, setup.auth, "action.approved")).includes(actionId),
+    )
+    .toBe(true);
 
   // The decision sends each device a closing push; delivered, the notification closes.
   await expect.poll(() => service.arrived.length, { timeout: 5_000 }).toBe(2);
   await deliver({ type: "close", id: actionId, title: "", body: "", url: "/", actions: [], tag });
   await expect.poll(() => shownNotifications(page)).toEqual([]);
+
+  // A card decided elsewhere first: Approve on its notification says in words it can no longer be.
+  const stale = await request.post("/api/agent/v1/actions", {
+    headers: setup.auth,
+    data: { conversationId, kind: "plumber.book", title: "Plumber again" },
+  });
+  const staleId = (await stale.json()).action.id as string;
+  const staleTag = `card:${staleId}`;
+  await deliver({
+    type: "card",
+    id: staleId,
+    title: "Household Planner",
+    body: "Plumber again",
+    url: `/chats/${conversationId}#card-${staleId}`,
+    actions: [
+      { action: "approve", title: "Approve" },
+      { action: "reject", title: "Reject" },
+    ],
+    tag: staleTag,
+  });
+  await expect.poll(async () => (await shownNotifications(page)).length).toBe(1);
+  const elsewhere = await page.evaluate(
+    (id) =>
+      fetch(`/api/console/actions/${id}/decision`, {
+        method: "POST",
+        credentials: "same-origin",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ decision: "reject" }),
+      }).then((answer) => answer.status),
+    staleId,
+  );
+  expect(elsewhere).toBe(200);
+  await approveInServiceWorker(context, staleTag);
+  await expect
+    .poll(async () => (await shownNotifications(page)).map((n) => n.body).join(" "))
+    .toMatch(/^This card can no longer be decided: .+\.$/);
+  expect(await agentEvents(request, setup.auth, "action.approved")).not.toContain(staleId);
+  await page.evaluate(async () => {
+    for (const n of await (await navigator.serviceWorker.ready).getNotifications()) n.close();
+  });
+
+  // An agent's message while this tab is looked at: no push. Once no tab is: a push.
+  const message = (content: string) =>
+    request.post("/api/agent/v1/messages", {
+      headers: setup.auth,
+      data: { conversationId, type: "text", content },
+    });
+  const before = service.arrived.length;
+  expect((await message("You are looking")).status()).toBe(201);
+  await page.waitForTimeout(6_000); // the chat's push window (3 s) and the worker's poll
+  expect(service.arrived.length).toBe(before);
+  const away = page.waitForResponse((answer) => answer.url().includes("settings.presence"));
+  await page.evaluate(() => {
+    document.hasFocus = () => false;
+    window.dispatchEvent(new Event("blur"));
+  });
+  expect((await away).status()).toBe(200);
+  expect((await message("Nobody is looking")).status()).toBe(201);
+  await expect.poll(() => service.arrived.length, { timeout: 10_000 }).toBe(before + 1);
+  expect(service.arrived.at(-1)).toMatchObject({
+    path: "/push/nora",
+    headers: { "content-encoding": "aes128gcm", urgency: "normal" },
+  });
 
   // Signing out removes this browser's subscription first.
   await page.evaluate((endpoint) => {

@@ -204,6 +204,36 @@ export {
   registerDatabaseMetrics,
 } from "./metrics";
 export { forwardedClient, parseProxyRange, proxiedClient } from "./net/trusted-proxies";
+export {
+  defaultNotificationSettings,
+  NotificationSettings,
+  readNotificationSettings,
+  updateNotificationSettings,
+} from "./notifications/notification-settings";
+export {
+  addPushSubscription,
+  deviceLabel,
+  listPushDevices,
+  MAX_PUSH_DEVICES,
+  type PushDevice,
+  PushSubscriptionInput,
+  removePushSubscription,
+} from "./notifications/push-subscriptions";
+export * from "./notifications/push-words";
+export {
+  isLooking,
+  MESSAGE_PUSH_WINDOW_MS,
+  notifyMessage,
+  notifyOwner,
+  notifyPerson,
+  type OwnerAlert,
+  PRESENCE_LEASE_MS,
+  type PushOutcome,
+  reportPresence,
+  retryAfterSeconds,
+  retryPush,
+  sendPush,
+} from "./notifications/send-push";
 // OAuth 2.1 for the MCP endpoint
 export { type OAuthClient, registerClient, resolveClient } from "./oauth/clients";
 export {
@@ -223,31 +253,6 @@ export {
   OAuthError,
   protectedResourceMetadataUrl,
 } from "./oauth/rules";
-export {
-  defaultNotificationSettings,
-  NotificationSettings,
-  readNotificationSettings,
-  updateNotificationSettings,
-} from "./notifications/notification-settings";
-export {
-  addPushSubscription,
-  deviceLabel,
-  listPushDevices,
-  MAX_PUSH_DEVICES,
-  type PushDevice,
-  PushSubscriptionInput,
-  removePushSubscription,
-} from "./notifications/push-subscriptions";
-export * from "./notifications/push-words";
-export {
-  notifyOwner,
-  notifyPerson,
-  type OwnerAlert,
-  type PushOutcome,
-  retryAfterSeconds,
-  retryPush,
-  sendPush,
-} from "./notifications/send-push";
 // Objects (serving stored media by Range)
 export { type ByteRange, parseByteRange } from "./objects/byte-range";
 export type { MediaKind } from "./objects/prepare-media";

@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { getSessionUser } from "~/auth/session";
 import { ConsoleNav } from "~/components/console-nav";
 import { ConnectionBanner, LiveProvider } from "~/components/live-updates";
+import { Presence } from "~/components/presence";
 import { ServiceWorker } from "~/components/service-worker";
 import { SignInFirst } from "~/components/sign-in-first";
 import { requestTheme } from "~/components/theme";
@@ -30,6 +31,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   return (
     <LiveProvider dataReadAt={dataReadAt}>
       <ServiceWorker />
+      <Presence />
       <UndoSnackbar />
       <div className={styles.shell}>
         <a href="#main" className={styles.skipLink}>

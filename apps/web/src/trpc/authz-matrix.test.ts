@@ -253,6 +253,8 @@ const ownOnly = new Set([
   "settings.devices",
   // By endpoint, among the caller's own devices only: Y's endpoint removes nothing.
   "settings.removeDevice",
+  // A lease under the caller's own id; a tab id is the caller's own too (no one else's row).
+  "settings.presence",
 ]);
 
 function callerFor(user: SessionUser) {

@@ -1,4 +1,4 @@
-import { type CoreDeps, setUserSuspended } from "@switchboard/core";
+import { type CoreDeps, isLooking, setUserSuspended } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SessionUser } from "~/auth/options";
@@ -187,5 +187,21 @@ describe("developer keys and self chat", () => {
     const [revoked] = await owner.session.developerKeys.list.query();
     expect(revoked?.revokedAt).not.toBeNull();
     expect(await owner.session.selfChat.list.query()).toEqual([]);
+  });
+});
+
+describe("settings.presence", () => {
+  it("a tab looked at holds a lease under the caller's own id; a malformed tab id is a 400", async () => {
+    const { session, user } = await signUpThroughConsole(t.deps, "Lena");
+    await session.settings.presence.mutate({ tabId: "tab-lena-01", visible: true });
+    expect(await isLooking(t.deps, user.id)).toBe(true);
+    await session.settings.presence.mutate({ tabId: "tab-lena-01", visible: false });
+    expect(await isLooking(t.deps, user.id)).toBe(false);
+    const bad = await failure(session.settings.presence.mutate({ tabId: "x", visible: true }));
+    expect(bad.data).toMatchObject({ httpStatus: 400 });
+    const signedOut = await failure(
+      consoleClient(t.deps, null).settings.presence.mutate({ tabId: "tab-anon-01", visible: true }),
+    );
+    expect(signedOut.data).toMatchObject({ httpStatus: 401 });
   });
 });

@@ -1,7 +1,13 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { addPushSubscription, decideAction, proposeAction } from "@switchboard/core";
+import {
+  addPushSubscription,
+  decideAction,
+  MESSAGE_PUSH_WINDOW_MS,
+  proposeAction,
+  reportPresence,
+} from "@switchboard/core";
 import { createTestDeps, testChat } from "@switchboard/core/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startJobRunner } from "./runner";
@@ -75,6 +81,33 @@ it("a proposed card reaches the device within 2 s, the decision's closing push f
     down = false;
     expect(await until(() => arrived.length === 2, 5_000)).toBe(true);
     expect(arrived[1]?.path).toBe("/push/w");
+  } finally {
+    await runner.stop();
+  }
+});
+
+it("a burst of agent messages makes one push after the chat's window; none while a tab is looked at", async () => {
+  const { person, send } = await testChat(t.deps);
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const keys = {
+    p256dh: ecdh.getPublicKey().toString("base64url"),
+    auth: randomBytes(16).toString("base64url"),
+  };
+  await addPushSubscription(t.deps, person.id, { endpoint: `${origin}/push/chat`, keys });
+  const toChat = () => arrived.filter((push) => push.path === "/push/chat").length;
+
+  const runner = await startJobRunner(t.deps, t.config.DATABASE_URL as string);
+  try {
+    for (const content of ["one", "two", "three"]) await send({ type: "text", content });
+    expect(await until(() => toChat() === 1, MESSAGE_PUSH_WINDOW_MS + 3_000)).toBe(true);
+    await sleep(MESSAGE_PUSH_WINDOW_MS + 1_000);
+    expect(toChat()).toBe(1);
+
+    await reportPresence(t.deps, person.id, "tab-looking-1", true);
+    await send({ type: "text", content: "seen" });
+    await sleep(MESSAGE_PUSH_WINDOW_MS + 2_000);
+    expect(toChat()).toBe(1);
   } finally {
     await runner.stop();
   }

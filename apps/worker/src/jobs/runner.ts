@@ -14,6 +14,7 @@ import {
   jobPayloads,
   log,
   metrics,
+  notifyMessage,
   notifyOwner,
   notifyPerson,
   retireKeysKeptInDatabase,
@@ -69,6 +70,9 @@ const tasks: Tasks = {
   // would push again to the devices that took it).
   push_notify: async (deps, job) => {
     await notifyPerson(deps, job);
+  },
+  push_message: async (deps, job) => {
+    await notifyMessage(deps, job);
   },
   push_alert: async (deps, job) => {
     await notifyOwner(deps, job);

@@ -32,6 +32,12 @@ export const jobPayloads = {
     notice: z.enum(["card", "reminder", "close"]),
     actionId: z.string(),
   }),
+  /** A chat's latest message from an agent, pushed unless the person is looking (send-push.ts). */
+  push_message: z.object({
+    userId: z.string(),
+    conversationId: z.string(),
+    messageId: z.string(),
+  }),
   /** An agent's owner hears of it on their devices: paused by a ceiling, a webhook failing or off. */
   push_alert: z.object({
     agentId: z.string(),
@@ -61,7 +67,21 @@ export interface EnqueueOptions {
   /** Jobs in one queue run one at a time, in order. */
   queue?: string;
   maxAttempts?: number;
+  /**
+   * With `jobKey`: `preserve_run_at` keeps a waiting job's time and takes only the new payload
+   * (one run per window however often it is enqueued); the default, `replace`, takes both.
+   */
+  keyMode?: "replace" | "preserve_run_at";
 }
+
+/** Which of a batch's jobs are enqueued: all, or those whose payload's person has a push device. */
+export type EnqueueFor = "all" | "person-with-device";
+
+/**
+ * A payload's `userId` has at least one push subscription. Checked inside the enqueueing
+ * statement itself: a person without a device costs a send no job and no statement (issue 41).
+ */
+const hasDevice = sql`exists (select 1 from push_subscriptions d where d.user_id = j.payload->>'userId')`;
 
 /** graphile-worker's own default: a job that throws is retried with backoff this many times. */
 const MAX_ATTEMPTS = 25;
@@ -86,8 +106,9 @@ export function enqueueJob<N extends JobName>(
   name: N,
   payload: JobPayload<N>,
   options: EnqueueOptions = {},
+  only: EnqueueFor = "all",
 ): Promise<void> {
-  return enqueueJobs(db, name, [{ payload, ...options }]);
+  return enqueueJobs(db, name, [{ payload, ...options }], only);
 }
 
 /**
@@ -99,14 +120,27 @@ export async function enqueueJobs<N extends JobName>(
   db: Executor,
   name: N,
   jobs: ({ payload: JobPayload<N> } & EnqueueOptions)[],
+  only: EnqueueFor = "all",
 ): Promise<void> {
   if (jobs.length === 0) return;
+  await db.execute(enqueueSelect(name, jobs, only));
+}
+
+/**
+ * The statement `enqueueJobs` runs, as a query to use as a CTE of another statement (a message's
+ * insert enqueues its push without a round trip of its own). Answers one row per job added.
+ */
+export function enqueueSelect<N extends JobName>(
+  name: N,
+  jobs: ({ payload: JobPayload<N> } & EnqueueOptions)[],
+  only: EnqueueFor = "all",
+) {
   const rows = jobs.map(
     (job) => sql`(${JSON.stringify(job.payload)}::json, ${job.queue ?? null}::text,
       ${job.jobKey ?? null}::text, ${job.runAt?.toISOString() ?? null}::timestamptz,
-      ${job.maxAttempts ?? MAX_ATTEMPTS}::int)`,
+      ${job.maxAttempts ?? MAX_ATTEMPTS}::int, ${job.keyMode ?? "replace"}::text)`,
   );
-  await db.execute(sql`with j(payload, queue, key, run_at, max_attempts) as (
+  return sql`with j(payload, queue, key, run_at, max_attempts, key_mode) as (
     values ${sql.join(rows, sql`, `)}
   ), ${holdKeyed}
   select graphile_worker.add_job(
@@ -115,8 +149,9 @@ export async function enqueueJobs<N extends JobName>(
     queue_name => j.queue,
     run_at => j.run_at,
     max_attempts => j.max_attempts,
-    job_key => j.key
-  ) from j, (select count(*) from held) as h`);
+    job_key => j.key,
+    job_key_mode => j.key_mode
+  ) from j, (select count(*) from held) as h${only === "person-with-device" ? sql` where ${hasDevice}` : sql``}`;
 }
 
 /** Drops a keyed job that has not started yet (a deleted record's due timer, say). */

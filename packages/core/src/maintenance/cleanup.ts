@@ -5,11 +5,11 @@ import { deleteExpiredIdempotencyKeys } from "../idempotency/idempotency-keys";
 import { endAbandonedReplies } from "../messaging/streamed-replies";
 import { dropExpiredEvents, ensureEventPartitions } from "./event-partitions";
 
-const { rateCounters, parkedPolls, endedSessions, webhookDeliveries } = schema;
+const { rateCounters, parkedPolls, endedSessions, webhookDeliveries, consolePresence } = schema;
 
 /**
  * Removes state that has run out: past rate windows (kept a day for the console), stale leases,
- * signed-out sessions past their own expiry, Idempotency-Keys past their 24 hours, and
+ * signed-out sessions past their own expiry, console tabs' expired presence leases, Idempotency-Keys past their 24 hours, and
  * streamed replies whose connection is gone.
  * Keeps the event log's partitions ready two days ahead. And, when the operator sets a
  * retention (default: keep everything; agents may replay from seq 0), drops the event log's
@@ -29,6 +29,8 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
   deliveries: number;
   /** Idempotency-Keys past their 24 hours. */
   idempotencyKeys: number;
+  /** Expired leases of console tabs that closed without a word. */
+  consolePresence: number;
 }> {
   const now = deps.clock.now();
   const dayAgo = new Date(now.getTime() - 24 * 3600_000);
@@ -40,6 +42,10 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
     .delete(parkedPolls)
     .where(lt(parkedPolls.expiresAt, now))
     .returning({ id: parkedPolls.id });
+  const presence = await deps.db
+    .delete(consolePresence)
+    .where(lt(consolePresence.expiresAt, now))
+    .returning({ tabId: consolePresence.tabId });
   const sessions = await deps.db
     .delete(endedSessions)
     .where(lt(endedSessions.expiresAt, now))
@@ -61,6 +67,7 @@ export async function cleanupExpired(deps: CoreDeps): Promise<{
     replies,
     endedSessions: sessions.length,
     idempotencyKeys,
+    consolePresence: presence.length,
   };
 }
 

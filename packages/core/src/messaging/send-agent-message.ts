@@ -31,6 +31,7 @@ export async function sendAgentMessage(
         senderId: agentId,
         prepared,
         wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
+        pushTo: access.person.id,
       });
       return {
         result: {

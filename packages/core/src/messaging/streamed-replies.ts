@@ -168,6 +168,7 @@ export async function endStreamedReply(
         conversationId: reply.conversationId,
         senderId: agentId,
         prepared,
+        pushTo: reply.personId,
       });
       return {
         result: toAgentMessage(message, access.agent.num),

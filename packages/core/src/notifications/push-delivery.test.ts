@@ -12,6 +12,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import webpush from "web-push";
 import { decideAction } from "../actions/decide-action";
 import { proposeAction } from "../actions/propose-action";
+import { cleanupExpired } from "../maintenance/cleanup";
 import { codeOf, createTestDeps, testChat } from "../testing";
 import { updateNotificationSettings } from "./notification-settings";
 import {
@@ -20,7 +21,16 @@ import {
   MAX_PUSH_DEVICES,
   removePushSubscription,
 } from "./push-subscriptions";
-import { notifyOwner, notifyPerson, retryPush } from "./send-push";
+import {
+  isLooking,
+  MESSAGE_PUSH_WINDOW_MS,
+  notifyMessage,
+  notifyOwner,
+  notifyPerson,
+  PRESENCE_LEASE_MS,
+  reportPresence,
+  retryPush,
+} from "./send-push";
 
 /** A browser's subscription keys: a P-256 pair and a 16-byte auth secret. */
 function browserKeys() {
@@ -367,5 +377,169 @@ describe("a card reaches the person's device", () => {
     ).toEqual({
       sent: 0,
     });
+  });
+});
+
+describe("no device, no job", () => {
+  it("a card, its reminder and its closing enqueue nothing for a person with no device", async () => {
+    await clearJobs();
+    const { person, agent, conversationId } = await testChat(t.deps);
+    const { action } = await proposeAction(t.deps, { agentId: agent.id }, {
+      conversationId,
+      title: "Nobody's phone",
+      kind: "x.y",
+      expiresAt: new Date(t.clock.now().getTime() + 2 * 3600_000).toISOString(),
+    } as never);
+    await decideAction(t.deps, { userRef: person.id, actionId: action.id, approve: false });
+    await conversationSend(conversationId, agent.id, "hello");
+    expect(await pushJobs("push_notify")).toEqual([]);
+    expect(await pushJobs("push_message")).toEqual([]);
+  });
+});
+
+async function conversationSend(conversationId: string, agentId: string, content: string) {
+  const { sendAgentMessage } = await import("../messaging/send-agent-message");
+  return sendAgentMessage(t.deps, { agentId }, { conversationId, type: "text", content });
+}
+
+describe("console tabs looked at (leases)", () => {
+  it("a visible tab holds a lease until it is hidden or expires; each tab its own", async () => {
+    const { person } = await testChat(t.deps);
+    expect(await isLooking(t.deps, person.id)).toBe(false);
+    await reportPresence(t.deps, person.id, "tab-one-1", true);
+    await reportPresence(t.deps, person.id, "tab-two-2", true);
+    expect(await isLooking(t.deps, person.id)).toBe(true);
+    await reportPresence(t.deps, person.id, "tab-one-1", false);
+    expect(await isLooking(t.deps, person.id)).toBe(true);
+    await reportPresence(t.deps, person.id, "tab-two-2", false);
+    expect(await isLooking(t.deps, person.id)).toBe(false);
+
+    await reportPresence(t.deps, person.id, "tab-one-1", true);
+    t.clock.advance(PRESENCE_LEASE_MS - 1000);
+    expect(await isLooking(t.deps, person.id)).toBe(true);
+    await reportPresence(t.deps, person.id, "tab-one-1", true); // renewed
+    t.clock.advance(PRESENCE_LEASE_MS - 1000);
+    expect(await isLooking(t.deps, person.id)).toBe(true);
+    t.clock.advance(2000); // a tab that closed without a word
+    expect(await isLooking(t.deps, person.id)).toBe(false);
+    // The maintenance sweep removes the expired lease's row.
+    const rows = async () =>
+      (
+        await t.deps.sql<{ n: number }[]>`
+          select count(*)::int as n from console_presence where user_id = ${person.id}`
+      )[0]?.n;
+    expect(await rows()).toBe(1);
+    expect((await cleanupExpired(t.deps)).consolePresence).toBeGreaterThanOrEqual(1);
+    expect(await rows()).toBe(0);
+  });
+
+  it("holds at most 20 leases per person (made-up tab ids get no more rows)", async () => {
+    const { person } = await testChat(t.deps);
+    for (let i = 0; i < 25; i++) await reportPresence(t.deps, person.id, `tab-many-${i}`, true);
+    const [row] = await t.deps.sql<{ n: number }[]>`
+      select count(*)::int as n from console_presence where user_id = ${person.id}`;
+    expect(row?.n).toBe(20);
+  });
+});
+
+describe("a message from an agent", () => {
+  it("is pushed while no tab is looked at, in words per the privacy setting; rapid ones make one push", async () => {
+    await clearJobs();
+    const { person, agent, conversationId } = await testChat(t.deps);
+    const browser = browserKeys();
+    await addPushSubscription(t.deps, person.id, {
+      endpoint: `${origin}/push/message`,
+      keys: browser.keys,
+    });
+    const first = await conversationSend(conversationId, agent.id, "The plumber is booked");
+    const second = await conversationSend(conversationId, agent.id, "Monday at nine");
+    const jobs = await pushJobs("push_message");
+    // One job per chat per window: the latest message, at the first one's time.
+    expect(jobs.map((job) => job.payload)).toEqual([
+      { userId: person.id, conversationId, messageId: second.message.id },
+    ]);
+    expect(jobs[0]?.run_at.getTime()).toBe(t.clock.now().getTime() + MESSAGE_PUSH_WINDOW_MS);
+    expect(first.message.id).not.toBe(second.message.id);
+
+    received.length = 0;
+    expect(await notifyMessage(t.deps, jobs[0]?.payload as never)).toEqual({ sent: 1 });
+    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toEqual({
+      type: "message",
+      id: second.message.id,
+      title: "Helper",
+      body: "Monday at nine",
+      url: `/chats/${conversationId}`,
+      actions: [],
+      tag: `chat:${conversationId}`,
+    });
+
+    await updateNotificationSettings(t.deps, person.id, { showText: false });
+    received.length = 0;
+    await notifyMessage(t.deps, jobs[0]?.payload as never);
+    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+      body: "New message from Helper",
+    });
+  });
+
+  it("is not pushed while a tab is looked at, nor when the person turned agent messages off", async () => {
+    const { person, agent, conversationId } = await testChat(t.deps);
+    const { keys } = browserKeys();
+    await addPushSubscription(t.deps, person.id, { endpoint: `${origin}/push/seen`, keys });
+    const sent = await conversationSend(conversationId, agent.id, "Seen already");
+    const job = { userId: person.id, conversationId, messageId: sent.message.id };
+    await reportPresence(t.deps, person.id, "tab-looking", true);
+    received.length = 0;
+    expect(await notifyMessage(t.deps, job)).toEqual({ sent: 0 });
+    await reportPresence(t.deps, person.id, "tab-looking", false);
+    await updateNotificationSettings(t.deps, person.id, { agentMessage: false });
+    expect(await notifyMessage(t.deps, job)).toEqual({ sent: 0 });
+    expect(received).toEqual([]);
+    await updateNotificationSettings(t.deps, person.id, { agentMessage: true });
+    expect(await notifyMessage(t.deps, job)).toEqual({ sent: 1 });
+  });
+
+  it("a streamed reply, once ended, is pushed as the agent's message", async () => {
+    await clearJobs();
+    const { person, agent, conversationId } = await testChat(t.deps);
+    const { keys } = browserKeys();
+    await addPushSubscription(t.deps, person.id, { endpoint: `${origin}/push/stream`, keys });
+    const { appendReplyDelta, endStreamedReply, startStreamedReply } = await import(
+      "../messaging/streamed-replies"
+    );
+    const reply = await startStreamedReply(t.deps, {
+      agentId: agent.id,
+      connectionId: "push-stream",
+      streamId: "r",
+      conversationId,
+    });
+    await appendReplyDelta(t.deps, agent.id, reply, "Streamed words");
+    expect(await pushJobs("push_message")).toEqual([]);
+    const message = await endStreamedReply(t.deps, agent.id, reply);
+    expect((await pushJobs("push_message")).map((job) => job.payload)).toEqual([
+      { userId: person.id, conversationId, messageId: message.id },
+    ]);
+  });
+
+  it("is held by quiet hours until they end", async () => {
+    await clearJobs();
+    const { person, agent, conversationId } = await testChat(t.deps);
+    const { keys } = browserKeys();
+    await addPushSubscription(t.deps, person.id, { endpoint: `${origin}/push/quiet`, keys });
+    const sent = await conversationSend(conversationId, agent.id, "Late news");
+    const hour = t.clock.now().getUTCHours();
+    const pad = (h: number) => `${String(h % 24).padStart(2, "0")}:00`;
+    await updateNotificationSettings(t.deps, person.id, {
+      quietFrom: pad(hour),
+      quietTo: pad(hour + 1),
+    });
+    await clearJobs();
+    const held = await notifyMessage(t.deps, {
+      userId: person.id,
+      conversationId,
+      messageId: sent.message.id,
+    });
+    expect(held.sent).toBe(0);
+    expect(held.heldUntil?.getUTCHours()).toBe((hour + 1) % 24);
+    expect((await pushJobs("push_message"))[0]?.run_at).toEqual(held.heldUntil);
   });
 });

@@ -1,8 +1,8 @@
 import { schema, type Tx } from "@switchboard/db";
-import { eq } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import webpush from "web-push";
 import type { CoreDeps } from "../deps";
-import { cancelJob, enqueueJob, enqueueJobs } from "../jobs/enqueue-job";
+import { cancelJob, enqueueJob, enqueueJobs, enqueueSelect } from "../jobs/enqueue-job";
 import { log } from "../log";
 import { pinnedRequest } from "../net/pinned-request";
 import { readNotificationSettings } from "./notification-settings";
@@ -13,12 +13,13 @@ import {
   cardPush,
   closingPush,
   heldByQuietHours,
+  messagePush,
   type PushDelivery,
   quietHoursEnd,
   reminderPush,
 } from "./push-words";
 
-const { actions, agents, pushSubscriptions, users } = schema;
+const { actions, agents, consolePresence, messages, pushSubscriptions, users } = schema;
 
 /** A still-pending card's reminder comes this long before it expires. */
 export const REMINDER_BEFORE_MS = 3600_000;
@@ -35,15 +36,24 @@ export async function enqueueCardPush(
   card: { id: string; userId: string; expiresAt: Date },
   now: Date,
 ): Promise<void> {
-  await enqueueJob(tx, "push_notify", { userId: card.userId, notice: "card", actionId: card.id });
   const remindAt = new Date(card.expiresAt.getTime() - REMINDER_BEFORE_MS);
-  if (remindAt > now)
-    await enqueueJob(
-      tx,
-      "push_notify",
-      { userId: card.userId, notice: "reminder", actionId: card.id },
-      { runAt: remindAt, jobKey: reminderKey(card.id) },
-    );
+  await enqueueJobs(
+    tx,
+    "push_notify",
+    [
+      { payload: { userId: card.userId, notice: "card", actionId: card.id } },
+      ...(remindAt > now
+        ? [
+            {
+              payload: { userId: card.userId, notice: "reminder" as const, actionId: card.id },
+              runAt: remindAt,
+              jobKey: reminderKey(card.id),
+            },
+          ]
+        : []),
+    ],
+    "person-with-device",
+  );
 }
 
 /** In a decision's (or expiry's) transaction: every device closes the card's notification. */
@@ -58,7 +68,131 @@ export async function enqueueCardClosing(
     cards.map((card) => ({
       payload: { userId: card.userId, notice: "close" as const, actionId: card.id },
     })),
+    "person-with-device",
   );
+}
+
+/** Messages from an agent to one chat within this window make one push (the latest one). */
+export const MESSAGE_PUSH_WINDOW_MS = 3000;
+
+/**
+ * A message from an agent, as a CTE of the message's own insert (no statement of its own): a
+ * `push_message` job, only when the person has a push device, keyed by the chat so that messages
+ * within MESSAGE_PUSH_WINDOW_MS make one push of the latest (`preserve_run_at`).
+ */
+export function messagePushSelect(
+  message: { id: string; conversationId: string; userId: string },
+  now: Date,
+) {
+  return enqueueSelect(
+    "push_message",
+    [
+      {
+        payload: {
+          userId: message.userId,
+          conversationId: message.conversationId,
+          messageId: message.id,
+        },
+        jobKey: `push-chat:${message.userId}:${message.conversationId}`,
+        keyMode: "preserve_run_at",
+        runAt: new Date(now.getTime() + MESSAGE_PUSH_WINDOW_MS),
+      },
+    ],
+    "person-with-device",
+  );
+}
+
+/** A console tab's lease on being looked at lasts this long unless renewed. */
+export const PRESENCE_LEASE_MS = 75_000;
+/** Leases one person may hold at once (a client making up tab ids gets no more rows). */
+const MAX_TABS = 20;
+
+/**
+ * A console tab says whether the person is looking at it (visible and focused): a lease in
+ * Postgres, renewed by the tab while it stays so, removed when it is hidden or blurred.
+ */
+export async function reportPresence(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  userId: string,
+  tabId: string,
+  visible: boolean,
+): Promise<void> {
+  const now = deps.clock.now();
+  if (!visible) {
+    await deps.db
+      .delete(consolePresence)
+      .where(and(eq(consolePresence.userId, userId), eq(consolePresence.tabId, tabId)));
+    return;
+  }
+  const expiresAt = new Date(now.getTime() + PRESENCE_LEASE_MS);
+  await deps.db.execute(sql`with gone as (
+      delete from ${consolePresence} where user_id = ${userId} and expires_at <= ${now.toISOString()}::timestamptz
+    )
+    insert into ${consolePresence} (user_id, tab_id, expires_at)
+    select ${userId}, ${tabId}, ${expiresAt.toISOString()}::timestamptz
+    where (select count(*) from ${consolePresence} where user_id = ${userId}) < ${MAX_TABS}
+      or exists (select 1 from ${consolePresence} where user_id = ${userId} and tab_id = ${tabId})
+    on conflict (user_id, tab_id) do update set expires_at = excluded.expires_at`);
+}
+
+/** The person is looking at one of their console tabs now (an unexpired lease). */
+export async function isLooking(
+  deps: Pick<CoreDeps, "db" | "clock">,
+  userId: string,
+): Promise<boolean> {
+  const [row] = await deps.db
+    .select({ tabId: consolePresence.tabId })
+    .from(consolePresence)
+    .where(and(eq(consolePresence.userId, userId), gt(consolePresence.expiresAt, deps.clock.now())))
+    .limit(1);
+  return Boolean(row);
+}
+
+/**
+ * The `push_message` task: the chat's latest message from an agent, pushed when the person wants
+ * agent messages and is looking at none of their console tabs; held by quiet hours.
+ */
+export async function notifyMessage(
+  deps: CoreDeps,
+  job: { userId: string; conversationId: string; messageId: string },
+): Promise<NotifyResult> {
+  if (!deps.config.VAPID_PUBLIC_KEY || !deps.config.VAPID_PRIVATE_KEY) return { sent: 0 };
+  const now = deps.clock.now();
+  const settings = await readNotificationSettings(deps, job.userId);
+  if (!settings.agentMessage || (await isLooking(deps, job.userId))) return { sent: 0 };
+  const [row] = await deps.db
+    .select({ message: messages, agentName: users.displayName, num: users.num })
+    .from(messages)
+    .innerJoin(agents, eq(agents.id, messages.senderId))
+    .innerJoin(users, eq(users.id, messages.senderId))
+    .where(and(eq(messages.id, job.messageId), eq(messages.conversationId, job.conversationId)));
+  if (!row) return { sent: 0 };
+  const delivery = messagePush(
+    {
+      id: row.message.id,
+      conversationId: row.message.conversationId,
+      agentName: row.agentName ?? row.num,
+      text: messageText(row.message),
+    },
+    settings,
+  );
+  if (heldByQuietHours("message", settings, now)) {
+    const until = quietHoursEnd(settings, now);
+    if (until) {
+      await enqueueJob(deps.db, "push_message", job, {
+        runAt: until,
+        jobKey: `push-chat:${job.userId}:${job.conversationId}`,
+      });
+      return { sent: 0, heldUntil: until };
+    }
+  }
+  return { sent: await sendToDevices(deps, job.userId, delivery, now) };
+}
+
+/** What a message says in a push: its text, or what kind of message it is. */
+function messageText(message: typeof messages.$inferSelect): string {
+  if (message.content) return message.content;
+  return message.type === "text" ? "Sent a message" : `Sent a ${message.type}`;
 }
 
 export interface NotifyResult {

@@ -5,6 +5,7 @@ import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { notifySelect, type Topic } from "../events/notifier";
 import { newId } from "../ids";
+import { messagePushSelect } from "../notifications/send-push";
 import { objectStoreOf } from "../objects/object-store";
 import type { MediaInput } from "../objects/prepare-media";
 import { safeDeclaredDocumentType } from "../objects/sniff-media";
@@ -37,6 +38,11 @@ export async function insertMessage(
     memberIds?: string[];
     /** Open apps to wake at commit, by the insert's own statement (no round trip of their own). */
     wake?: Topic[];
+    /**
+     * The person an agent's message is for: their devices get a push (a job, enqueued by the
+     * insert's own statement, and only when they have a device; notifications/send-push.ts).
+     */
+    pushTo?: string;
   },
 ): Promise<MessageRow> {
   const { conversationId, senderId } = message;
@@ -114,6 +120,11 @@ export async function insertMessage(
   // select runs because `returning` reads it): a send's hot path.
   const [inserted] = await tx.execute<{ pos: string }>(sql`
     with woken as (${notifySelect(message.wake ?? []) ?? sql`select 1`}),
+    pushed as (${
+      message.pushTo
+        ? messagePushSelect({ id: row.id, conversationId, userId: message.pushTo }, now)
+        : sql`select 1`
+    }),
     touched as (
       update ${conversations} set last_message_at = ${now.toISOString()}::timestamptz
       where id = ${conversationId}
@@ -127,7 +138,7 @@ export async function insertMessage(
       ${row.replyToId}, ${row.agentActionId},
       ${row.media === null ? null : JSON.stringify(row.media)}::jsonb, ${row.transcript},
       ${now.toISOString()}::timestamptz)
-    returning pos, (select count(*) from woken) as woken`);
+    returning pos, (select count(*) from woken) as woken, (select count(*) from pushed) as pushed`);
   if (!inserted) throw new Error("message insert returned nothing");
   return { ...row, pos: Number(inserted.pos) };
 }

@@ -165,6 +165,30 @@ describe("a surface with no recipient (a feed post)", () => {
   });
 });
 
+/**
+ * How many statements the process sends Postgres while `run` runs: Bind messages of the
+ * extended protocol and simple Query messages, read from what is written to sockets.
+ */
+async function statementsSent(run: () => Promise<unknown>): Promise<number> {
+  const write = Socket.prototype.write;
+  let statements = 0;
+  Socket.prototype.write = function (this: Socket, ...args: Parameters<Socket["write"]>) {
+    const [chunk] = args;
+    if (Buffer.isBuffer(chunk))
+      for (let at = 0; at + 5 <= chunk.length; at += 1 + chunk.readInt32BE(at + 1)) {
+        const type = String.fromCharCode(chunk[at] ?? 0);
+        if (type === "B" || type === "Q") statements++;
+      }
+    return write.apply(this, args);
+  } as Socket["write"];
+  try {
+    await run();
+  } finally {
+    Socket.prototype.write = write;
+  }
+  return statements;
+}
+
 /** How many times the process writes to a socket while `run` runs (nothing else runs then). */
 async function socketWrites(run: () => Promise<unknown>): Promise<number> {
   const write = Socket.prototype.write;
@@ -194,6 +218,37 @@ describe("a send's statements go out together", () => {
     // The access check; BEGIN with the charge and the message (each with its wake-ups); COMMIT.
     // Waiting for each statement's answer, and waking in a statement of its own, is six.
     expect(await socketWrites(send)).toBe(3);
+  });
+
+  it("a message to a person with no push device costs no more statements, and no job", async () => {
+    const { deps, agent, person } = await setup({ LIMIT_MESSAGES_PER_MIN: "1000" });
+    const send = () =>
+      sendAgentMessage(
+        deps,
+        { agentId: agent.id },
+        { to: person.num, type: "text", content: "hi" },
+      );
+    for (let i = 0; i < 5; i++) await send();
+    const jobs = async () =>
+      (
+        await deps.sql`select count(*)::int as n from graphile_worker._private_jobs
+          where payload->>'userId' = ${person.id}`
+      )[0]?.n;
+    const before = await jobs();
+    // The access check, BEGIN, the charge, the message (its wake-ups and push job in it), COMMIT.
+    expect(await statementsSent(send)).toBe(5);
+    expect(await jobs()).toBe(before);
+    // With a device the same statements enqueue the push.
+    await deps.db.insert(schema.pushSubscriptions).values({
+      userId: person.id,
+      endpoint: "https://push.example.com/x",
+      p256dh: "k",
+      auth: "a",
+      deviceLabel: "Test",
+      createdAt: deps.clock.now(),
+    });
+    expect(await statementsSent(send)).toBe(5);
+    expect(await jobs()).toBe((before ?? 0) + 1);
   });
 
   it("stores an Idempotency-Key's answer in the send's transaction, one write before COMMIT", async () => {

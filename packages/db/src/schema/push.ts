@@ -1,5 +1,13 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  bigserial,
+  boolean,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from "drizzle-orm/pg-core";
 import { users } from "./identity";
 
 /**
@@ -47,3 +55,22 @@ export const notificationSettings = pgTable("notification_settings", {
   quietHoldsCards: boolean().notNull().default(false),
   updatedAt: timestamp({ withTimezone: true }).notNull(),
 });
+
+/**
+ * A console tab the person is looking at (issue 37): its lease, renewed while the tab stays
+ * visible and focused, dropped when it is hidden. An agent's message is pushed only while the
+ * person has no unexpired row here. In Postgres, not in a web process's memory: the worker
+ * that sends the push reads it, and every web process writes it.
+ */
+export const consolePresence = pgTable(
+  "console_presence",
+  {
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The tab's own random id (sessionStorage), so one tab hiding leaves another's lease. */
+    tabId: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.tabId] })],
+);

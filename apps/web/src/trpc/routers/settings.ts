@@ -2,6 +2,7 @@ import {
   listPushDevices,
   readNotificationSettings,
   removePushSubscription,
+  reportPresence,
   updateNotificationSettings,
 } from "@switchboard/core";
 import { z } from "zod";
@@ -19,4 +20,10 @@ export const settingsRouter = router({
   removeDevice: protectedProcedure
     .input(z.object({ endpoint: z.string().min(1).max(2000) }))
     .mutation(({ ctx, input }) => removePushSubscription(ctx.deps, ctx.user.id, input)),
+  /** A console tab is looked at (visible and focused) or not: agent messages are pushed only while none is. */
+  presence: protectedProcedure
+    .input(z.object({ tabId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/), visible: z.boolean() }))
+    .mutation(({ ctx, input }) =>
+      reportPresence(ctx.deps, ctx.user.id, input.tabId, input.visible),
+    ),
 });
