@@ -7,7 +7,7 @@ import * as updates from "../../app/api/agent/v1/updates/route";
 import { provideDeps } from "./deps";
 
 // The admission statement carries the read of `GET /me` and the "anything new?" of
-// `GET /updates` (decision 0069-i): statements per call, counted as postgres.js sends them.
+// `GET /updates` (decision 0075): statements per call, counted as postgres.js sends them.
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 let traced: ReturnType<typeof createDb>;
 const statements: string[] = [];

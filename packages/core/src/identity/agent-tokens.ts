@@ -236,7 +236,7 @@ export function assertAgentActive(principal: AgentPrincipal): void {
 }
 
 /**
- * What a route may read within its admission statement (decision 0069-i): `eventsAfter`, a
+ * What a route may read within its admission statement (decision 0075): `eventsAfter`, a
  * cursor, asks whether the agent has any event after it (`GET /updates`: with none, nothing can
  * be shown and the call needs no read of its own before it answers or parks).
  */
