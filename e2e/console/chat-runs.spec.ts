@@ -218,6 +218,7 @@ test("a message's full time shows on keyboard focus without moving anything, so 
       expect(await list.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(
         true,
       );
+      await page.screenshot({ path: test.info().outputPath(`focus-${index}-${size.width}.png`) });
       // A click on the focused button (the pointer ends the keyboard's focus ring, and the label
       // with it) lands: its menu opens, the button where it was.
       const button = await message.getByTestId("react-button").boundingBox();
