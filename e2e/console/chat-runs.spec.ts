@@ -20,6 +20,22 @@ const phone = { width: 390, height: 844 };
 /** How wide a message's time is drawn: a visually hidden one is 1 px at most. */
 const timeWidth = (message: Locator) =>
   message.locator("time").evaluate((time) => time.getBoundingClientRect().width);
+/** The full time's label a message's time shows while keyboard focus is in the message. */
+const fullTimeLabel = (message: Locator) =>
+  message.locator("time").evaluate((time) => {
+    const after = getComputedStyle(time, "::after");
+    return after.content === "none" || after.display === "none" ? "" : after.content;
+  });
+/** Where every message and its menu button are drawn, to tell that nothing moved. */
+const boxes = (messages: Locator) =>
+  messages.evaluateAll((all) =>
+    all.flatMap((message) =>
+      [message, message.querySelector('[data-testid="react-button"]')].map((element) => {
+        const box = element?.getBoundingClientRect();
+        return box ? [box.x, box.y, box.width, box.height].map(Math.round).join(",") : "";
+      }),
+    ),
+  );
 const opacityOf = (locator: Locator) =>
   locator.evaluate((element) => Number(getComputedStyle(element).opacity));
 
@@ -77,7 +93,8 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
   await expect.poll(() => opacityOf(third.getByTestId("message-actions"))).toBe(1);
   await page.keyboard.press("Shift+Tab");
   await expect(second.getByTestId("react-button")).toBeFocused();
-  expect(await timeWidth(second)).toBeGreaterThan(1);
+  await expect.poll(() => fullTimeLabel(second)).toMatch(/\d{4}/);
+  expect(await timeWidth(second)).toBeLessThanOrEqual(1);
   await page.keyboard.press("Tab");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("menuitemcheckbox", { name: "React 👍" })).toBeFocused();
@@ -108,6 +125,10 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
   await second.getByTestId("reply-button").click();
   const quote = page.getByTestId("composer-reply");
   await expect(quote).toContainText("Second of three");
+  // The quote names the agent as the chat does (its display name), not "the agent".
+  const agentName = (await page.getByTestId("chat-agent-name").textContent())?.trim() ?? "";
+  expect(agentName).not.toBe("");
+  await expect(quote).toContainText(`Replying to ${agentName}`);
   await expect(page.getByTestId("composer-text")).toBeFocused();
   await page.keyboard.press("Escape");
   await expect(quote).toHaveCount(0);
@@ -119,6 +140,16 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
   await expect(quote).toHaveCount(0);
   const reply = messages.filter({ hasText: "Yes to the second" });
   await expect(reply.getByTestId("message-quote")).toContainText("Second of three");
+  await expect(reply.getByTestId("message-quote")).toContainText(`Replying to ${agentName}`);
+  // A reply to one's own message says "you".
+  await menuOf(reply);
+  await reply.getByTestId("reply-button").click();
+  await expect(quote).toContainText("Replying to your message");
+  await page.getByTestId("composer-text").fill("And to myself");
+  await page.keyboard.press("Enter");
+  await expect(
+    messages.filter({ hasText: "And to myself" }).getByTestId("message-quote"),
+  ).toContainText("Replying to you");
 
   // The agent sees what it replies to, in its history and in message.received.
   const history = await (
@@ -144,6 +175,60 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
     await second.hover();
     expect(await seriousViolations(page), `axe at ${size.width}`).toEqual([]);
     expect(await fitsWidth(page)).toBe(true);
+  }
+});
+
+test("a message's full time shows on keyboard focus without moving anything, so a click after Tab lands", async ({
+  page,
+  request,
+}) => {
+  const { auth, conversationId } = await chatWithNewAgent(page, "Tara Tabs", [
+    "messages:read",
+    "messages:write",
+  ]);
+  for (const words of ["Earlier in the run", "Last of the run"])
+    await agentWrites(request, auth, conversationId, words);
+  await page.getByTestId("composer-text").fill("Mine at the end");
+  await page.keyboard.press("Enter");
+  const messages = page.getByTestId("chat-message");
+  await expect(messages).toHaveCount(3);
+  await expect(messages.nth(2).getByTestId("message-read-state")).toBeVisible();
+  const list = page.getByTestId("chat-message").first().locator("xpath=..");
+
+  for (const size of [desktop, phone]) {
+    await page.setViewportSize(size);
+    // Newest first: mine, then the run's last, then the run's earlier one.
+    for (const index of [2, 1, 0]) {
+      const message = messages.nth(index);
+      const tabTo = async () => {
+        await page.getByTestId("composer-text").focus();
+        for (let step = 2; step >= index; step--) await page.keyboard.press("Shift+Tab");
+        await expect(message.getByTestId("react-button")).toBeFocused();
+      };
+      await page.mouse.move(0, 0);
+      await page.getByTestId("composer-text").focus();
+      const unfocused = await boxes(messages);
+      await tabTo();
+      await expect.poll(() => fullTimeLabel(message)).toMatch(/\d{4}/);
+      expect(await fullTimeLabel(message)).toContain(
+        await message.locator("time").getAttribute("title"),
+      );
+      // Nothing in the thread moved, and the label stays within its width (no sideways scroll).
+      expect(await boxes(messages), `message ${index} at ${size.width}`).toEqual(unfocused);
+      expect(await list.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(
+        true,
+      );
+      await page.screenshot({ path: test.info().outputPath(`focus-${index}-${size.width}.png`) });
+      // A click on the focused button (the pointer ends the keyboard's focus ring, and the label
+      // with it) lands: its menu opens, the button where it was.
+      const button = await message.getByTestId("react-button").boundingBox();
+      if (!button) throw new Error("no menu button");
+      await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+      await expect(message.getByRole("menu")).toBeVisible();
+      expect(await message.getByTestId("react-button").boundingBox()).toEqual(button);
+      await page.keyboard.press("Escape");
+      await expect(message.getByRole("menu")).toHaveCount(0);
+    }
   }
 });
 

@@ -309,6 +309,7 @@ function MessageList({
                     message={message}
                     mine={message.senderId !== agentId}
                     agentId={agentId}
+                    agentName={conversation.agent.displayName ?? conversation.agent.num}
                     showRead={message.id === lastMine?.id}
                     continued={places[i]?.continued ?? false}
                     last={places[i]?.last ?? true}

@@ -149,7 +149,9 @@ export function Composer({
           <blockquote className={styles.replyQuote}>
             <span className={styles.replyWho}>
               Replying to{" "}
-              {replyTo.senderId === conversation.agent.id ? "the agent" : "your message"}
+              {replyTo.senderId === conversation.agent.id
+                ? (conversation.agent.displayName ?? conversation.agent.num)
+                : "your message"}
             </span>
             <span className={styles.replyText}>
               {messagePreview(replyTo, replyTo.senderId === conversation.agent.id)}

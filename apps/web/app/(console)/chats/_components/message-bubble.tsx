@@ -30,6 +30,7 @@ export function MessageBubble({
   message,
   mine,
   agentId,
+  agentName,
   showRead,
   continued,
   last,
@@ -40,6 +41,8 @@ export function MessageBubble({
   message: PersonChatMessage;
   mine: boolean;
   agentId: string;
+  /** How the chat names the agent (its display name, else its number). */
+  agentName: string;
   showRead: boolean;
   continued: boolean;
   last: boolean;
@@ -72,7 +75,7 @@ export function MessageBubble({
       data-message-id={message.id}
       data-sender={mine ? "me" : "agent"}
     >
-      {message.replyToId && <Quote quoted={quoted} agentId={agentId} />}
+      {message.replyToId && <Quote quoted={quoted} agentId={agentId} agentName={agentName} />}
       <MessageBody message={message} fromAgent={!mine} />
       {counts.size > 0 && (
         <ul className={styles.reactions} data-testid="message-reactions" aria-label="Reactions">
@@ -131,19 +134,21 @@ function useCopy(text: string): [() => void, "copied" | "failed" | null] {
   return [copy, state];
 }
 
-/** The message a reply quotes: who wrote it and its first words (one line). */
+/** The message a reply quotes: who wrote it (the agent by its name) and its first words. */
 function Quote({
   quoted,
   agentId,
+  agentName,
 }: {
   quoted: PersonChatMessage | null | undefined;
   agentId: string;
+  agentName: string;
 }) {
   const fromAgent = quoted?.senderId === agentId;
   return (
     <blockquote className={styles.quote} data-testid="message-quote">
       <span className={styles.quoteWho}>
-        {quoted ? (fromAgent ? "Replying to the agent" : "Replying to you") : "Replying"}
+        {quoted ? `Replying to ${fromAgent ? agentName : "you"}` : "Replying"}
       </span>
       <span className={styles.quoteText}>
         {quoted ? messagePreview(quoted, fromAgent) : "an earlier message"}
