@@ -33,6 +33,7 @@ test("every console page has its own title", async ({ page }) => {
     webhook: `Webhook · ${agent} · Agents · Switchboard`,
     agentDecisions: `Decisions · ${agent} · Agents · Switchboard`,
     agentProfile: `Profile · ${agent} · Agents · Switchboard`,
+    settings: "Settings · Switchboard",
     status: "Service status · Agents · Switchboard",
     missing: "Chat not found · Chats · Switchboard",
     notFound: "Page not found · Switchboard",

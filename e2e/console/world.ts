@@ -212,6 +212,7 @@ export function consolePages(world: Awaited<ReturnType<typeof consoleWorld>>) {
     webhook: `/agents/${world.agent.id}/webhook`,
     agentDecisions: `/agents/${world.agent.id}/decisions`,
     agentProfile: `/agents/${world.agent.id}/profile`,
+    settings: "/settings",
     status: "/agents/status",
     missing: "/chats/cnv_missing",
     notFound: "/records/nothing-here",

@@ -501,6 +501,7 @@ try {
       webhook: `/agents/${world.planner.id}/webhook`,
       "agent-decisions": `/agents/${world.planner.id}/decisions`,
       "agent-profile": `/agents/${world.planner.id}/profile`,
+      settings: "/settings",
       status: "/agents/status",
       "not-found": "/records/nothing-here",
     })),
