@@ -30,13 +30,13 @@ export async function sendAgentMessage(
         conversationId: access.conversationId,
         senderId: agentId,
         prepared,
-        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
       });
       return {
         result: {
           message: toAgentMessage(row, access.agent.num),
           conversationId: access.conversationId,
         },
+        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
       };
     },
   });
