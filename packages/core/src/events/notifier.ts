@@ -258,12 +258,19 @@ class CoalescedWakes {
 
   constructor(private readonly sql: Sql) {}
 
-  /** Resolves once `topics` went out (or their statement failed: it never rejects). */
+  /**
+   * Resolves once `topics` went out (or their statement failed: it never rejects); with none,
+   * once every topic added so far did.
+   */
   add(topics: Iterable<Topic>): Promise<void> {
     const before = this.pending.size;
     for (const topic of topics) this.pending.add(topic);
     if (this.pending.size === before) return this.next ?? this.inFlight ?? Promise.resolve();
-    this.next ??= (this.inFlight ?? Promise.resolve()).then(() => this.flush());
+    // Idle, the statement waits for the turn of the event loop: every commit answered meanwhile
+    // joins it, and the sends it wakes for have answered their callers first.
+    this.next ??= (this.inFlight ?? new Promise((resolve) => setImmediate(resolve))).then(() =>
+      this.flush(),
+    );
     return this.next;
   }
 

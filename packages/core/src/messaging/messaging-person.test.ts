@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockAgent } from "../consent/agent-settings";
 import { removeContact } from "../contacts/contacts";
-import { notifyTopics, userTopic } from "../events/notifier";
+import { notifyTopics, userTopic, wakeAfterCommit } from "../events/notifier";
 import { readEvents } from "../events/read-events";
 import { createUser, setUserSuspended } from "../identity/users";
 import { cleanupExpired } from "../maintenance/cleanup";
@@ -201,6 +201,7 @@ describe("a person writes", () => {
       const marker = `chat:marker-${++round}` as const;
       const start = changes.length;
       await action();
+      await wakeAfterCommit(t.deps.sql, []); // a send's wake-ups follow its commit (0069-h)
       await notifyTopics(t.deps.db, [userTopic(person.id, marker)]);
       await expect.poll(() => changes.includes(marker)).toBe(true);
       return [...new Set(changes.slice(start, changes.indexOf(marker)))];
