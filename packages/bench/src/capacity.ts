@@ -16,7 +16,10 @@ import { messageText } from "./floor";
  * (an insert of a message-sized row, then commit) at 50 connections without a NOTIFY, with a
  * `pg_notify` in each, and with the wakes coalesced into one NOTIFY after commit (each issued
  * while none is running, carrying every topic committed meanwhile), rounds alternating, with a
- * listener connected as the service has.
+ * listener connected as the service has; and, in the same rounds, real agent sends through core
+ * (`sendAgentMessage`, POST /messages' work) at 50 connections, whose wake-ups core issues as
+ * the code at hand does (after commit, coalesced: decision 0069-h): its ratio to the no-NOTIFY
+ * shape is what to compare across versions.
  * `--quick`: 200 sends and 2 s rounds instead of 1,000 and 5 s. WAL is the whole cluster's: run it
  * without DATABASE_URL (the bench's own embedded Postgres), or on a server nothing else writes to.
  */
@@ -31,7 +34,11 @@ const database = await createTestDatabase(server);
 const { deps, close } = createDeps(loadConfig({ DATABASE_URL: database.url, ...raisedLimits }), {
   poolSize: 4,
 });
-const sql = postgres(database.url, { max: CONNECTIONS + 2, onnotice: () => {} });
+const sql = postgres(database.url, { max: 4, onnotice: () => {} });
+/** The 50 connections every measured transaction runs on: the send-shaped ones and core's. */
+const wide = createDeps(loadConfig({ DATABASE_URL: database.url, ...raisedLimits }), {
+  poolSize: CONNECTIONS,
+});
 
 /** WAL position, and the database's commits and tuples written so far. */
 async function counters() {
@@ -77,7 +84,7 @@ function coalescer() {
     while (pending.length > 0) {
       const topics = [...new Set(pending)];
       pending = [];
-      await sql`select pg_notify('capacity', p) from unnest(${topics}::text[]) as p`;
+      await wide.deps.sql`select pg_notify('capacity', p) from unnest(${topics}::text[]) as p`;
     }
     busy = false;
   };
@@ -102,7 +109,7 @@ async function sendShaped(wake: Wake): Promise<number> {
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async (_, c) => {
       while (performance.now() < until) {
-        await sql.begin(async (tx) => {
+        await wide.deps.sql.begin(async (tx) => {
           await tx`insert into capacity_messages (conversation, content)
             values (${`c${c}`}, ${messageText(done)})`;
           if (notify) await tx`select pg_notify('capacity', ${`agent:${c}`})`;
@@ -113,6 +120,26 @@ async function sendShaped(wake: Wake): Promise<number> {
     }),
   );
   await after?.settled();
+  return done / SECONDS;
+}
+
+/** Real agent sends/s at CONNECTIONS through a pool of that size, each to one of `contacts`. */
+async function realSends(contacts: Awaited<ReturnType<typeof sendingContacts>>): Promise<number> {
+  let done = 0;
+  const until = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, c) => {
+      const contact = contacts[c % contacts.length] as (typeof contacts)[number];
+      while (performance.now() < until) {
+        await sendAgentMessage(
+          wide.deps,
+          { agentId: contact.agent.id },
+          { to: contact.person.num, type: "text", content: messageText(done) },
+        );
+        done++;
+      }
+    }),
+  );
   return done / SECONDS;
 }
 
@@ -151,11 +178,18 @@ try {
   await sql`create table capacity_messages (id bigint generated always as identity primary key,
     conversation text not null, content text not null, created_at timestamptz not null default now())`;
   const listener = await sql.listen("capacity", () => {});
+  // The service's own LISTEN, as a web process has it.
+  const unsubscribe = await wide.deps.notifier.subscribe("agent:capacity", () => {});
   const wakes: Wake[] = ["none", "in the transaction", "coalesced after commit"];
   const rounds = new Map<Wake, number[]>(wakes.map((wake) => [wake, []]));
+  const sends: number[] = [];
   await sendShaped("in the transaction"); // warm-up
-  for (let round = 0; round < ROUNDS; round++)
+  await realSends(contacts);
+  for (let round = 0; round < ROUNDS; round++) {
     for (const wake of wakes) rounds.get(wake)?.push(await sendShaped(wake));
+    sends.push(await realSends(contacts));
+  }
+  unsubscribe();
   await listener.unlisten();
   const mean = (all: number[]) => Math.round(all.reduce((a, b) => a + b, 0) / all.length);
   lines.push(
@@ -169,10 +203,12 @@ try {
       const none = mean(rounds.get("none") ?? []);
       return `| ${wake} | ${all.map(Math.round).join(", ")} | ${mean(all)} | ${(mean(all) / Math.max(none, 1)).toFixed(2)} |`;
     }),
+    `| (real agent sends through core, as this version wakes) | ${sends.map(Math.round).join(", ")} | ${mean(sends)} | ${(mean(sends) / Math.max(mean(rounds.get("none") ?? []), 1)).toFixed(2)} |`,
   );
   console.log(lines.join("\n"));
 } finally {
   await sql.end();
+  await wide.close();
   await close();
   await dropDatabase(server.adminUrl, database.name);
   await server.stop();

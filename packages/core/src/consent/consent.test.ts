@@ -9,6 +9,7 @@ import {
   removeContact,
   setGrant,
 } from "../contacts/contacts";
+import { wakeAfterCommit } from "../events/notifier";
 import { readEvents } from "../events/read-events";
 import { createAgent, updateAgentMe } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
@@ -335,6 +336,7 @@ describe("the access check", () => {
     const { person, agent } = await setup();
     const { conversationId } = await addContact(t.deps, person.id, agent.id, ALL);
     const { message } = await send(agent.id, { conversationId });
+    await wakeAfterCommit(t.deps.sql, []); // the send's wake-ups gone out (decision 0069-h)
     const options = t.deps.sql.options as unknown as { debug?: unknown };
     let queries = 0;
     options.debug = () => queries++;

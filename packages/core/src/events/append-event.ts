@@ -36,11 +36,16 @@ export interface AppendedEvent {
  * held to commit: seq is drawn under the lock, so seq order is commit order and readers of
  * "seq > cursor" never skip an event that commits late. Call it as the transaction's last
  * write to keep the lock short.
+ *
+ * The readers' wake-ups (`agent:<id>`, the webhook drains, an owner's webhook page) are queued in
+ * the transaction, or, given `wakes`, added to it for the caller to issue after its commit
+ * (`wakeAfterCommit`: a send's hot path, decision 0069-h).
  */
 export async function appendEvents(
   tx: Tx,
   now: Date,
   newEvents: NewEvent[],
+  wakes?: Topic[],
 ): Promise<AppendedEvent[]> {
   if (newEvents.length === 0) return [];
   for (const event of newEvents) {
@@ -61,11 +66,15 @@ export async function appendEvents(
       })),
     )
     .returning();
-  const drains = await enqueueWebhookDeliveries(tx, now, rows);
-  await notifyTopics(tx, [
+  const { drains, held } = await enqueueWebhookDeliveries(tx, now, rows);
+  const topics: Topic[] = [
     ...newEvents.map((event): Topic => `agent:${event.agentId}`),
     ...drainTopics(drains),
-  ]);
+    // Held events change the owner's webhook page ("waiting"); pending ones wake it when attempted.
+    ...(held.length > 0 ? await agentOwnerTopics(tx, held, (agentId) => `webhook:${agentId}`) : []),
+  ];
+  if (wakes) wakes.push(...topics);
+  else await notifyTopics(tx, topics);
   for (const row of rows) metrics.eventsAppended.inc({ type: row.type });
   return rows
     .sort((a, b) => a.seq - b.seq)
@@ -81,7 +90,7 @@ export async function appendEvents(
 /**
  * For agents with a webhook: a delivery row per event, committed with the events themselves, so
  * a crash anywhere loses no delivery; answers the agents whose drains to wake (their webhook is
- * active). One statement for the rows (it finds nothing when no agent has a webhook); one worker
+ * active), and those whose held rows change their owner's page. One statement for the rows (it finds nothing when no agent has a webhook); one worker
  * at a time drains an agent (decision 0055), so its deliveries keep their order and a slow
  * receiver holds up only its own agent.
  * A webhook that is turned off gets its rows too, held (`dead`, not attempted): "Resume and
@@ -93,7 +102,7 @@ async function enqueueWebhookDeliveries(
   tx: Tx,
   now: Date,
   rows: (typeof events.$inferSelect)[],
-): Promise<string[]> {
+): Promise<{ drains: string[]; held: string[] }> {
   const at = now.toISOString();
   const deliveries = (await tx.execute(sql`
     insert into ${webhookDeliveries}
@@ -110,9 +119,8 @@ async function enqueueWebhookDeliveries(
     order by e.seq
     returning agent_id, status
   `)) as unknown as { agent_id: string; status: string }[];
-  // Held events change the owner's webhook page ("waiting"); pending ones wake it when attempted.
-  const held = deliveries.filter((d) => d.status !== "pending").map((d) => d.agent_id);
-  if (held.length > 0)
-    await notifyTopics(tx, await agentOwnerTopics(tx, held, (agentId) => `webhook:${agentId}`));
-  return deliveries.filter((d) => d.status === "pending").map((d) => d.agent_id);
+  return {
+    drains: deliveries.filter((d) => d.status === "pending").map((d) => d.agent_id),
+    held: deliveries.filter((d) => d.status !== "pending").map((d) => d.agent_id),
+  };
 }

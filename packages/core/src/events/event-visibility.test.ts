@@ -19,6 +19,7 @@ import { pollEvents } from "../updates/poll-events";
 import { deliverWebhook } from "../webhooks/deliver-webhook";
 import { putWebhook } from "../webhooks/webhook-config";
 import { appendEvents } from "./append-event";
+import { wakeAfterCommit } from "./notifier";
 import { latestSeq, readEvents } from "./read-events";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
@@ -209,6 +210,7 @@ describe("consent applies when events are read", () => {
     const other = await createUser(t.deps, { displayName: "Other" });
     await addContact(t.deps, other.id, agent.id, []);
     await say(other.id, agent.id, "two");
+    await wakeAfterCommit(t.deps.sql, []); // the sends' wake-ups gone out (decision 0069-h)
     const options = t.deps.sql.options as unknown as { debug?: unknown };
     let queries = 0;
     options.debug = () => queries++;

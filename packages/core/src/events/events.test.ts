@@ -10,10 +10,18 @@ import { CoreError } from "../errors";
 import { mintAgentToken, revokeAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
 import { createUser, setUserSuspended } from "../identity/users";
+import { sendPersonMessage } from "../messaging/send-person-message";
 import { createTestDeps, eventTag, taggedEvent } from "../testing";
 import { pollEvents } from "../updates/poll-events";
 import { appendEvents } from "./append-event";
-import { NOTIFY_CHANNEL, Notifier, notifyTopics, userTopic } from "./notifier";
+import {
+  NOTIFY_CHANNEL,
+  Notifier,
+  notifyTopics,
+  type Topic,
+  userTopic,
+  wakeAfterCommit,
+} from "./notifier";
 import { latestSeq, readEvents } from "./read-events";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
@@ -113,6 +121,70 @@ describe("long-poll", () => {
       expect(latency).toBeLessThan(250);
     } finally {
       await other.close();
+    }
+  });
+
+  it("is woken by a wake-up issued after another process's commit (a person's send)", async () => {
+    const other = createDeps(t.config); // a second pool, as another web process would have
+    try {
+      const person = await createUser(t.deps, {});
+      const { id: agentId } = await createAgent(t.deps, {
+        ownerId: (await createUser(t.deps, {})).id,
+        displayName: "Woken",
+      });
+      await addContact(t.deps, person.id, agentId, []);
+      await other.deps.sql`select 1`;
+      const cursor = await latestSeq(t.deps, agentId);
+      const polling = pollEvents(t.deps, agentId, { afterSeq: cursor, limit: 100, wait: 10 });
+      await new Promise((r) => setTimeout(r, 200));
+      const sentAt = performance.now();
+      await sendPersonMessage(other.deps, person.id, agentId, { type: "text", content: "hi" });
+      const result = await polling;
+      expect(result.events.map((event) => event.type)).toEqual(["message.received"]);
+      expect(performance.now() - sentAt).toBeLessThan(500);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("a wake-up lost after the commit delays a parked poll to the end of its wait, never more", async () => {
+    const cursor = await latestSeq(t.deps, "agt_lp_lost");
+    const started = performance.now();
+    const polling = pollEvents(t.deps, "agt_lp_lost", { afterSeq: cursor, limit: 100, wait: 0.8 });
+    await new Promise((r) => setTimeout(r, 100));
+    // The process died between the commit and its wake-up: the wake-ups are never issued.
+    const lost: Topic[] = [];
+    await t.deps.db.transaction((tx) =>
+      appendEvents(tx, t.clock.now(), [taggedEvent("agt_lp_lost", "lost")], lost),
+    );
+    expect(lost).toContain("agent:agt_lp_lost");
+    const result = await polling;
+    expect(result.events.map(eventTag)).toEqual(["lost"]);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(750);
+    expect(waited).toBeLessThan(1500);
+  });
+
+  it("coalesces after-commit wake-ups: one NOTIFY per statement in flight, every topic heard", async () => {
+    const listener = createDeps(t.config); // another process's LISTEN, counting notifications
+    const payloads: string[] = [];
+    try {
+      await listener.deps.sql.listen(NOTIFY_CHANNEL, (payload) => {
+        if (payload.includes("agt_coalesce")) payloads.push(payload);
+      });
+      const topics = (n: number) => [`agent:agt_coalesce${n}` as const];
+      // Three commits in one tick: one statement. Two more while it is in flight: the next one.
+      const first = [1, 2, 3].map((n) => wakeAfterCommit(t.deps.sql, topics(n)));
+      await Promise.resolve();
+      await new Promise((r) => setImmediate(r));
+      const second = [4, 5, 4].map((n) => wakeAfterCommit(t.deps.sql, topics(n)));
+      await Promise.all([...first, ...second]);
+      await expect.poll(() => payloads.flatMap((p) => p.split(",")).length).toBe(5);
+      expect(payloads).toHaveLength(2);
+      expect(payloads[0]!.split(",").sort()).toEqual([1, 2, 3].map((n) => topics(n)[0]));
+      expect(payloads[1]!.split(",").sort()).toEqual([4, 5].map((n) => topics(n)[0]));
+    } finally {
+      await listener.close();
     }
   });
 

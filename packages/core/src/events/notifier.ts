@@ -1,6 +1,7 @@
-import type { Executor, Sql } from "@switchboard/db";
+import { describeError, type Executor, type Sql } from "@switchboard/db";
 import { type SQL, sql } from "drizzle-orm";
 import { type Clock, systemClock } from "../clock";
+import { log } from "../log";
 
 /** The one Postgres channel every process listens on; payloads are topics. */
 export const NOTIFY_CHANNEL = "switchboard";
@@ -56,14 +57,6 @@ export type PersonChange =
 /** The wake-up topic of a person's open apps, naming what changed when the caller knows. */
 export function userTopic(userId: string, change?: PersonChange): Topic {
   return change ? `user:${userId}/${change}` : `user:${userId}`;
-}
-
-/**
- * `userTopic` for a user id a statement reads itself (a column), for a statement that wakes
- * someone it looks up: `select pg_notify(NOTIFY_CHANNEL, <this>) from …`.
- */
-export function userTopicSql(userId: SQL, change: PersonChange): SQL {
-  return sql`('user:' || ${userId} || ${`/${change}`})`;
 }
 
 /** Calls a subscriber with what changed, when the notification named it. */
@@ -233,6 +226,77 @@ export class Notifier {
 const MAX_NOTIFY_PAYLOAD = 7900;
 
 /**
+ * Wakes `topics` once the transaction that made them true has committed: a send's wake-ups
+ * (decision 0069-h). Postgres serialises the commits of transactions that issued a NOTIFY (one
+ * lock, held while the notification queue is written), which cost sends two thirds of their
+ * throughput at 50 connections; issued here, outside any transaction, they cost none of it.
+ *
+ * Call it after the commit, never inside the transaction. It returns at once: the process
+ * issues one `pg_notify` statement at a time, and the topics committed while one is in flight
+ * go out together in the next (coalesced, each topic once). A wake-up lost to a crash between
+ * the commit and the statement, or to a failed statement, delays its listeners to their own
+ * re-read at most: a parked long-poll reads again when its wait ends, a stream at each
+ * heartbeat, the webhook drains at each sweep. Nothing is lost: the rows are committed.
+ */
+export function wakeAfterCommit(db: Sql, topics: Iterable<Topic>): Promise<void> {
+  let wakes = afterCommit.get(db);
+  if (!wakes) {
+    wakes = new CoalescedWakes(db);
+    afterCommit.set(db, wakes);
+  }
+  return wakes.add(topics);
+}
+
+/** Each process's (each postgres.js instance's) after-commit wake-ups. */
+const afterCommit = new WeakMap<Sql, CoalescedWakes>();
+
+/** The topics waiting for the next `pg_notify` statement, and the one in flight. */
+class CoalescedWakes {
+  private pending = new Set<Topic>();
+  private next: Promise<void> | undefined;
+  private inFlight: Promise<void> | undefined;
+
+  constructor(private readonly sql: Sql) {}
+
+  /**
+   * Resolves once `topics` went out (or their statement failed: it never rejects); with none,
+   * once every topic added so far did.
+   */
+  add(topics: Iterable<Topic>): Promise<void> {
+    const before = this.pending.size;
+    for (const topic of topics) this.pending.add(topic);
+    if (this.pending.size === before) return this.next ?? this.inFlight ?? Promise.resolve();
+    // Idle, the statement waits for the turn of the event loop: every commit answered meanwhile
+    // joins it, and the sends it wakes for have answered their callers first.
+    this.next ??= (this.inFlight ?? new Promise((resolve) => setImmediate(resolve))).then(() =>
+      this.flush(),
+    );
+    return this.next;
+  }
+
+  private async flush(): Promise<void> {
+    const topics = this.pending;
+    this.pending = new Set();
+    this.next = undefined;
+    this.inFlight = this.notify(topics);
+    try {
+      await this.inFlight;
+    } finally {
+      this.inFlight = undefined;
+    }
+  }
+
+  private async notify(topics: Set<Topic>): Promise<void> {
+    try {
+      await this
+        .sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(${notifyPayloads(topics)}::text[]) as p`;
+    } catch (error) {
+      log.warn({ component: "wake-ups", err: describeError(error) }, "after-commit wake-up failed");
+    }
+  }
+}
+
+/**
  * Queues wake-ups inside the caller's transaction; Postgres delivers them at commit. Many topics
  * (a feed post wakes everyone who follows the agent) go in as many notifications as fit.
  */
@@ -241,11 +305,8 @@ export async function notifyTopics(db: Executor, topics: Iterable<Topic>): Promi
   if (select) await db.execute(select);
 }
 
-/**
- * The `select pg_notify(…)` that queues `topics`, or null for none: for `notifyTopics`, and for
- * a hot path's statement to hold as a CTE so its wake-ups cost no round trip of their own.
- */
-export function notifySelect(topics: Iterable<Topic>): SQL | null {
+/** The `select pg_notify(…)` that queues `topics`, or null for none. */
+function notifySelect(topics: Iterable<Topic>): SQL | null {
   const payloads = notifyPayloads(topics);
   if (payloads.length === 0) return null;
   const list = sql.join(
@@ -257,7 +318,7 @@ export function notifySelect(topics: Iterable<Topic>): SQL | null {
 
 /**
  * `topics` packed into as few NOTIFY payloads as fit (comma-joined, each under Postgres's
- * limit): for `notifySelect`, and for a postgres.js statement written out by hand, which passes
+ * limit): for `notifySelect`, `wakeAfterCommit`, and for a postgres.js statement written out by hand, which passes
  * them as one `text[]` to `select pg_notify(NOTIFY_CHANNEL, p) from unnest(…) p`.
  */
 export function notifyPayloads(topics: Iterable<Topic>): string[] {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addContact } from "../contacts/contacts";
+import { wakeAfterCommit } from "../events/notifier";
 import { assertAgentActive, authenticateAgent, mintAgentToken } from "../identity/agent-tokens";
 import { createAgent, pauseAgent, resumeAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
@@ -27,8 +28,13 @@ async function newAgent() {
   return { agentId: agent.id, token };
 }
 
-const charge = (agentId: string, recipientId: string | null, proposal = false) =>
-  t.deps.db.transaction((tx) => chargeSend(tx, t.deps, { agentId, recipientId, proposal }));
+/** A charge as a send makes it: its own transaction, then the wake-up it answers (decision 0069-h). */
+const charge = async (agentId: string, recipientId: string | null, proposal = false) => {
+  const wakes = await t.deps.db.transaction((tx) =>
+    chargeSend(tx, t.deps, { agentId, recipientId, proposal }),
+  );
+  void wakeAfterCommit(t.deps.sql, wakes);
+};
 
 async function pauseMessage(token: string): Promise<string | null> {
   const principal = await authenticateAgent(t.deps, token);
@@ -169,7 +175,7 @@ describe("who hears of it", () => {
       ),
     );
     try {
-      // The charge's own statement wakes the owner; so does a refused send.
+      // The charge's statement finds the owner to wake after the commit; a refused send wakes them too.
       await charge(agentId, null);
       await expect.poll(() => heard.owner).toEqual([`activity:${agentId}`]);
       heard.owner.length = 0;

@@ -3,7 +3,7 @@ import { type Executor, schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { agentOwnerTopics, agentViewerTopics, notifyAgentControl } from "../events/agent-control";
-import { NOTIFY_CHANNEL, notifyTopics, userTopicSql } from "../events/notifier";
+import { notifyTopics, type Topic, userTopic } from "../events/notifier";
 import { enqueueJob } from "../jobs/enqueue-job";
 import { rateLimitedError, rateState, rateWindow } from "./rate-limit";
 
@@ -21,14 +21,15 @@ const startOfUtcDay = (now: Date) => new Date(`${utcDay(now)}T00:00:00Z`);
  * later, the charge rolls back with it. Messages, proposals (their card is a message), emails,
  * posts and streamed replies all count as messages; a send to a person also counts against the
  * per-recipient limit. Reaching a daily ceiling pauses the agent (in the same transaction), unless
- * its owner resumed it earlier the same UTC day. The owner's open console is woken (its usage
- * changed) by the same statement; a refused charge rolls that back too.
+ * its owner resumed it earlier the same UTC day. Answers the wake-up of the owner's open console
+ * (its usage changed), found by the same statement, for the caller to issue once the send
+ * commits (`wakeAfterCommit`, decision 0069-h): a refused charge wakes nobody.
  */
 export async function chargeSend(
   tx: Tx,
   deps: CoreDeps,
   send: { agentId: string; recipientId: string | null; proposal?: boolean },
-): Promise<void> {
+): Promise<Topic[]> {
   const now = deps.clock.now();
   const window = rateWindow(now, 60);
   const recipientKey = send.recipientId ? `recipient:${send.agentId}:${send.recipientId}` : null;
@@ -41,6 +42,7 @@ export async function chargeSend(
     messages: number;
     proposals: number;
     refused: number;
+    owner_id: string | null;
   }>(sql`
     with agent_hit as (
       insert into rate_counters (key, window_start, count)
@@ -60,14 +62,11 @@ export async function chargeSend(
         set messages = agent_daily_usage.messages + 1,
             proposals = agent_daily_usage.proposals + ${proposals}
       returning messages, proposals, refused
-    ), owner_wake as (
-      select pg_notify(${NOTIFY_CHANNEL}, ${userTopicSql(sql`owner_id`, `activity:${send.agentId}`)})
-      from agents where id = ${send.agentId} and owner_id is not null
     )
     select (select count from agent_hit) as agent_count,
            (select count from recipient_hit) as recipient_count,
            usage.messages, usage.proposals, usage.refused,
-           (select count(*) from owner_wake) as woken
+           (select owner_id from agents where id = ${send.agentId}) as owner_id
     from usage`);
   if (!row) throw new Error("charging a send returned nothing");
   const perAgent = rateState(row.agent_count, deps.config.LIMIT_MESSAGES_PER_MIN, window);
@@ -82,6 +81,7 @@ export async function chargeSend(
       throw rateLimitedError(perRecipient, "messages to one person", "conversation_rate_limited");
   }
   await pauseAtCeiling(tx, deps, send.agentId, row, now);
+  return row.owner_id ? [userTopic(row.owner_id, `activity:${send.agentId}`)] : [];
 }
 
 /**

@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blockAgent } from "../consent/agent-settings";
 import { removeContact } from "../contacts/contacts";
-import { notifyTopics, userTopic } from "../events/notifier";
+import { notifyTopics, userTopic, wakeAfterCommit } from "../events/notifier";
 import { readEvents } from "../events/read-events";
 import { createUser, setUserSuspended } from "../identity/users";
 import { cleanupExpired } from "../maintenance/cleanup";
@@ -26,7 +26,7 @@ import { sendPersonMessage } from "./send-person-message";
 import { setAgentTyping } from "./set-agent-typing";
 import { setMessageTranscript } from "./set-message-transcript";
 import { setPersonTyping } from "./set-person-typing";
-import { appendReplyDelta, startStreamedReply } from "./streamed-replies";
+import { abortStreamedReply, appendReplyDelta, startStreamedReply } from "./streamed-replies";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
@@ -201,6 +201,7 @@ describe("a person writes", () => {
       const marker = `chat:marker-${++round}` as const;
       const start = changes.length;
       await action();
+      await wakeAfterCommit(t.deps.sql, []); // a send's wake-ups follow its commit (0069-h)
       await notifyTopics(t.deps.db, [userTopic(person.id, marker)]);
       await expect.poll(() => changes.includes(marker)).toBe(true);
       return [...new Set(changes.slice(start, changes.indexOf(marker)))];
@@ -224,6 +225,21 @@ describe("a person writes", () => {
           sendPersonMessage(t.deps, person.id, agent.id, { type: "text", content: "o" }),
         ),
       ).toEqual(inChat);
+      // A streamed reply's start and each delta (the delta's wake-up after its commit, 0069-h).
+      let reply: Awaited<ReturnType<typeof startStreamedReply>> | undefined;
+      const start = async () => {
+        reply = await startStreamedReply(t.deps, {
+          agentId: agent.id,
+          connectionId: "conn_wake",
+          streamId: "s1",
+          conversationId,
+        });
+      };
+      expect(await named(start)).toEqual(inChat);
+      if (!reply) throw new Error("no reply started");
+      const open = reply;
+      expect(await named(() => appendReplyDelta(t.deps, agent.id, open, "Hel"))).toEqual(inChat);
+      await abortStreamedReply(t.deps, reply);
       // The person's own read mark changes only their unread counts.
       expect(await named(() => send({ type: "text", content: "unread" }))).toEqual(inChat);
       expect(await named(() => markReadByPerson(t.deps, person.id, conversationId))).toEqual([

@@ -30,7 +30,6 @@ export async function sendAgentMessage(
         conversationId: access.conversationId,
         senderId: agentId,
         prepared,
-        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
         pushTo: access.person.id,
       });
       return {
@@ -38,6 +37,7 @@ export async function sendAgentMessage(
           message: toAgentMessage(row, access.agent.num),
           conversationId: access.conversationId,
         },
+        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
       };
     },
   });

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError, parseInput } from "../errors";
 import { appendEvents } from "../events/append-event";
-import { notifyTopics, userTopic } from "../events/notifier";
+import { type Topic, userTopic, wakeAfterCommit } from "../events/notifier";
 import { toAgentUser } from "../identity/users";
 import { insertMessage, toAgentMessage } from "../sending/compose-message";
 import { prepareMessage } from "../sending/prepare-message";
@@ -38,20 +38,28 @@ export async function sendPersonMessage(
     throw new CoreError("not_a_contact", "Add the agent to your contacts before writing to it");
 
   const now = deps.clock.now();
+  // The wake-ups go out once the message commits (decision 0069-h), not inside its transaction.
+  let wakes: Topic[] = [];
   const message = await deps.db.transaction(async (tx) => {
+    wakes = [
+      userTopic(user.id, `chat:${conversationId}`),
+      ...(ownerId ? [userTopic(ownerId, `activity:${agent.id}`)] : []),
+    ];
     const row = await insertMessage(tx, deps, { conversationId, senderId: user.id, prepared });
     await tx
       .update(agentContacts)
       .set({ lastInboundAt: now })
       .where(and(eq(agentContacts.userId, user.id), eq(agentContacts.agentId, agent.id)));
     const message = toAgentMessage(row, user.num);
-    await notifyTopics(tx, [
-      userTopic(user.id, `chat:${conversationId}`),
-      ...(ownerId ? [userTopic(ownerId, `activity:${agent.id}`)] : []),
-    ]);
-    await appendEvents(tx, now, [messageReceivedEvent(agent.id, toAgentUser(user), message)]);
+    await appendEvents(
+      tx,
+      now,
+      [messageReceivedEvent(agent.id, toAgentUser(user), message)],
+      wakes,
+    );
     await enqueueTranscription(tx, row);
     return message;
   });
+  void wakeAfterCommit(deps.sql, wakes);
   return { message, conversationId };
 }

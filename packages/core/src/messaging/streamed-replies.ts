@@ -4,7 +4,7 @@ import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifyTopics, userTopic } from "../events/notifier";
+import { notifyTopics, userTopic, wakeAfterCommit } from "../events/notifier";
 import { newId } from "../ids";
 import { insertMessage, toAgentMessage } from "../sending/compose-message";
 import { prepareMessage } from "../sending/prepare-message";
@@ -109,8 +109,10 @@ export async function appendReplyDelta(
           )
         : new CoreError("not_found", "This reply is no longer open");
     }
-    await notifyTopics(tx, [userTopic(reply.personId, `chat:${reply.conversationId}`)]);
   });
+  // After the commit, coalesced with other deltas and sends (decision 0069-h): a delta is a
+  // stream's hot path, and a NOTIFY in its transaction would serialise its commit.
+  void wakeAfterCommit(deps.sql, [userTopic(reply.personId, `chat:${reply.conversationId}`)]);
 }
 
 /**

@@ -3,7 +3,6 @@ import { schema, type Tx } from "@switchboard/db";
 import { and, eq, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
-import { notifySelect, type Topic } from "../events/notifier";
 import { newId } from "../ids";
 import { messagePushSelect } from "../notifications/send-push";
 import { objectStoreOf } from "../objects/object-store";
@@ -36,8 +35,6 @@ export async function insertMessage(
     id?: string;
     /** Unused: who may reuse a stored object is decided by the sender's own conversations. */
     memberIds?: string[];
-    /** Open apps to wake at commit, by the insert's own statement (no round trip of their own). */
-    wake?: Topic[];
     /**
      * The person an agent's message is for: their devices get a push (a job, enqueued by the
      * insert's own statement, and only when they have a device; notifications/send-push.ts).
@@ -115,12 +112,11 @@ export async function insertMessage(
     transcript: input.type === "voice" ? (prepared.transcript ?? null) : null,
     createdAt: now,
   };
-  // The message, the chat moving up the list, the sender no longer typing and the wake-ups, in
-  // one statement (a CTE that changes rows runs whether or not the query reads it; the wake-ups'
-  // select runs because `returning` reads it): a send's hot path.
+  // The message, the chat moving up the list and the sender no longer typing, in one statement
+  // (a CTE that changes rows runs whether or not the query reads it): a send's hot path. Its
+  // wake-ups are the caller's, issued after the commit (decision 0069-h).
   const [inserted] = await tx.execute<{ pos: string }>(sql`
-    with woken as (${notifySelect(message.wake ?? []) ?? sql`select 1`}),
-    pushed as (${
+    with pushed as (${
       message.pushTo
         ? messagePushSelect({ id: row.id, conversationId, userId: message.pushTo }, now)
         : sql`select 1`
@@ -138,7 +134,7 @@ export async function insertMessage(
       ${row.replyToId}, ${row.agentActionId},
       ${row.media === null ? null : JSON.stringify(row.media)}::jsonb, ${row.transcript},
       ${now.toISOString()}::timestamptz)
-    returning pos, (select count(*) from woken) as woken, (select count(*) from pushed) as pushed`);
+    returning pos, (select count(*) from pushed) as pushed`);
   if (!inserted) throw new Error("message insert returned nothing");
   return { ...row, pos: Number(inserted.pos) };
 }

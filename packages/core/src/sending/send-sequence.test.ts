@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
 import { addContact } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
+import { wakeAfterCommit } from "../events/notifier";
 import { claimIdempotencyKey } from "../idempotency/idempotency-keys";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
@@ -215,9 +216,13 @@ describe("a send's statements go out together", () => {
         { to: person.num, type: "text", content: "hi" },
       );
     for (let i = 0; i < 5; i++) await send(); // statements prepared on the connection
-    // The access check; BEGIN with the charge and the message (each with its wake-ups); COMMIT.
-    // Waiting for each statement's answer, and waking in a statement of its own, is six.
+    await wakeAfterCommit(deps.sql, []); // and their wake-ups gone out
+    // The access check; BEGIN with the charge and the message; COMMIT. Waiting for each
+    // statement's answer is five.
     expect(await socketWrites(send)).toBe(3);
+    // The wake-ups go out after the send has answered, in a statement of their own that every
+    // send committed meanwhile shares (decision 0069-h).
+    expect(await socketWrites(() => wakeAfterCommit(deps.sql, []))).toBeGreaterThan(0);
   });
 
   it("a message to a person with no push device costs no more statements, and no job", async () => {
@@ -274,6 +279,7 @@ describe("a send's statements go out together", () => {
       };
     };
     for (let i = 0; i < 5; i++) await (await keyedSend()).send();
+    await wakeAfterCommit(deps.sql, []);
     const { claim, send } = await keyedSend();
     // The access check; BEGIN with the charge and the message; the answer (known once the
     // message's row is back); COMMIT. The claim before it is the pipeline's.

@@ -7,7 +7,7 @@ import {
 } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { appendEvents, type NewEvent } from "../events/append-event";
-import { notifyTopics, type Topic } from "../events/notifier";
+import { type Topic, wakeAfterCommit } from "../events/notifier";
 import { chargeSend } from "../limits/charge-send";
 
 /**
@@ -58,7 +58,7 @@ export interface StoredSend<Result> {
   result: Result;
   /** 6. Appended in the store transaction, last (the event log's lock is held to commit). */
   events?: NewEvent[];
-  /** 6. Open apps to wake at commit (the recipient's console, say). */
+  /** 6. Open apps to wake once the send commits (the recipient's console, say). */
   wake?: Topic[];
 }
 
@@ -71,7 +71,10 @@ export interface StoredSend<Result> {
  * if the work or the store then fails (the work was done; a retry is a new send). With nothing
  * slow to do, the charge and the store share one transaction and a failed store undoes the charge.
  * A send's hot path counts round trips to Postgres (decision 0048): a text message is three, the
- * access check; BEGIN with the charge and the store (each holding its wake-ups); COMMIT.
+ * access check; BEGIN with the charge and the store; COMMIT. Its wake-ups (the recipient's apps,
+ * the owner's console, the event readers and webhook drains) are issued after the commit,
+ * coalesced with other sends' (`wakeAfterCommit`, decision 0069-h): a NOTIFY inside the
+ * transaction would serialise its commit with every other notifying commit.
  */
 export async function runSend<Prepared, Access extends SendAccess, Result>(
   deps: CoreDeps,
@@ -79,18 +82,21 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
 ): Promise<Result> {
   let prepared = steps.prepare();
   const access = await steps.access(prepared);
+  // The wake-ups of the transaction running now: issued once it commits, forgotten if it fails.
+  let wakes: Topic[] = [];
   const charge = async (tx: Tx) => {
     if (steps.charge === "none") return;
-    await chargeSend(tx, deps, {
+    const owner = await chargeSend(tx, deps, {
       agentId: steps.agentId,
       recipientId: access.recipientId,
       proposal: steps.charge === "proposal",
     });
+    wakes.push(...owner);
   };
   const finish = async (tx: Tx, stored: StoredSend<Result>) => {
     const events = async () => {
-      await notifyTopics(tx, stored.wake ?? []);
-      await appendEvents(tx, deps.clock.now(), stored.events ?? []);
+      wakes.push(...(stored.wake ?? []));
+      await appendEvents(tx, deps.clock.now(), stored.events ?? [], wakes);
     };
     // With an Idempotency-Key, the answer is stored in the send's own transaction, alongside its
     // events (decision 0060): a retry replays it and never sends twice.
@@ -101,9 +107,18 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
     return stored.result;
   };
 
+  const committed = async <T>(run: (tx: Tx) => Promise<T>): Promise<T> => {
+    const result = await deps.db.transaction(async (tx) => {
+      wakes = [];
+      return run(tx);
+    });
+    void wakeAfterCommit(deps.sql, wakes);
+    return result;
+  };
+
   const work = steps.materialize?.(prepared, access) ?? null;
   if (!work)
-    return deps.db.transaction(async (tx) => {
+    return committed(async (tx) => {
       await steps.check?.(tx, prepared, access);
       // The charge and the store go out together (one round trip): a refused charge throws, and
       // the transaction rolls the stored rows back with the counts.
@@ -115,12 +130,12 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
       if (stored.status === "rejected") throw stored.reason;
       return finish(tx, stored.value);
     });
-  await deps.db.transaction(async (tx) => {
+  await committed(async (tx) => {
     await steps.check?.(tx, prepared, access);
     await charge(tx);
   });
   prepared = await work();
-  return deps.db.transaction(async (tx) => finish(tx, await steps.store(tx, prepared, access)));
+  return committed(async (tx) => finish(tx, await steps.store(tx, prepared, access)));
 }
 
 /**
