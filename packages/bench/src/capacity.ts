@@ -18,7 +18,7 @@ import { messageText } from "./floor";
  * while none is running, carrying every topic committed meanwhile), rounds alternating, with a
  * listener connected as the service has; and, in the same rounds, real agent sends through core
  * (`sendAgentMessage`, POST /messages' work) at 50 connections, whose wake-ups core issues as
- * the code at hand does (after commit, coalesced: decision 0069-h): its ratio to the no-NOTIFY
+ * the code at hand does (after commit, coalesced: decision 0077): its ratio to the no-NOTIFY
  * shape is what to compare across versions.
  * `--quick`: 200 sends and 2 s rounds instead of 1,000 and 5 s. WAL is the whole cluster's: run it
  * without DATABASE_URL (the bench's own embedded Postgres), or on a server nothing else writes to.

@@ -11,14 +11,13 @@ type TRPC = ReturnType<typeof useTRPC>;
  * ones (a setting, a pause) re-read a whole section.
  */
 const rereads: Record<string, (trpc: TRPC, id: string) => QueryFilters[]> = {
-  // A message, a card, a reaction, typing, the agent's read mark: the chat, and the chat list;
-  // a card proposed, decided or expired also changes what waits on the person (and its count).
+  // A message, a card, a reaction, typing, the agent's read mark: the chat, and the chat list.
   chat: (trpc, id) => [
     trpc.chats.page.pathFilter({ predicate: (query) => showsChat(query, id) }),
     trpc.chats.list.pathFilter(),
-    trpc.chats.waiting.pathFilter(),
-    trpc.chats.waitingCount.pathFilter(),
   ],
+  // A card proposed, decided or expired: what waits on the person, and its count.
+  cards: (trpc) => [trpc.chats.waiting.pathFilter(), trpc.chats.waitingCount.pathFilter()],
   // The person's own read mark only lowers unread counts: a view that already shows none (this
   // tab marked it, and cleared its counts as it did) has nothing to re-read.
   read: (trpc, id) => [

@@ -128,12 +128,13 @@ function lockAction(tx: Tx, actionId: string) {
 type LockedAction = { action: ActionRow; ownerId: string | null };
 
 /**
- * Who hears of a decision: the person, in the card's chat and their records pages (which list
+ * Who hears of a decision: the person, in the card's chat, what waits on them, and their records pages (which list
  * their decisions), and the agent's owner, whose agent page counts and lists decisions.
  */
 function decidedTopics({ action, ownerId }: LockedAction): Topic[] {
   const topics = [
     userTopic(action.userId, `chat:${action.conversationId}`),
+    userTopic(action.userId, "cards"),
     userTopic(action.userId, "records"),
   ];
   if (ownerId) topics.push(userTopic(ownerId, `activity:${action.agentId}`));

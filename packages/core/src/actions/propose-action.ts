@@ -125,7 +125,10 @@ export async function proposeAction(
           message: toAgentMessage(card),
           conversationId: access.conversationId,
         },
-        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
+        wake: [
+          userTopic(access.person.id, `chat:${access.conversationId}`),
+          userTopic(access.person.id, "cards"),
+        ],
       };
     },
   });

@@ -336,7 +336,7 @@ describe("the access check", () => {
     const { person, agent } = await setup();
     const { conversationId } = await addContact(t.deps, person.id, agent.id, ALL);
     const { message } = await send(agent.id, { conversationId });
-    await wakeAfterCommit(t.deps.sql, []); // the send's wake-ups gone out (decision 0069-h)
+    await wakeAfterCommit(t.deps.sql, []); // the send's wake-ups gone out (decision 0077)
     const options = t.deps.sql.options as unknown as { debug?: unknown };
     let queries = 0;
     options.debug = () => queries++;

@@ -39,7 +39,7 @@ export interface AppendedEvent {
  *
  * The readers' wake-ups (`agent:<id>`, the webhook drains, an owner's webhook page) are queued in
  * the transaction, or, given `wakes`, added to it for the caller to issue after its commit
- * (`wakeAfterCommit`: a send's hot path, decision 0069-h).
+ * (`wakeAfterCommit`: a send's hot path, decision 0077).
  */
 export async function appendEvents(
   tx: Tx,

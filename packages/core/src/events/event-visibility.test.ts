@@ -210,7 +210,7 @@ describe("consent applies when events are read", () => {
     const other = await createUser(t.deps, { displayName: "Other" });
     await addContact(t.deps, other.id, agent.id, []);
     await say(other.id, agent.id, "two");
-    await wakeAfterCommit(t.deps.sql, []); // the sends' wake-ups gone out (decision 0069-h)
+    await wakeAfterCommit(t.deps.sql, []); // the sends' wake-ups gone out (decision 0077)
     const options = t.deps.sql.options as unknown as { debug?: unknown };
     let queries = 0;
     options.debug = () => queries++;

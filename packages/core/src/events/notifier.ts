@@ -35,6 +35,8 @@ export function drainTopics(agentIds: Iterable<string>): Topic[] {
 export type PersonChange =
   /** A chat: messages, cards and their decisions, reactions, typing, the agent's read mark. */
   | `chat:${string}`
+  /** The cards waiting on the person: one proposed, decided or expired (the waiting list, its count). */
+  | "cards"
   /** The person's own read mark in a chat: only unread counts change. */
   | `read:${string}`
   /** The person's chats and contacts as a whole: added, removed, blocked, grants, settings. */
@@ -227,7 +229,7 @@ const MAX_NOTIFY_PAYLOAD = 7900;
 
 /**
  * Wakes `topics` once the transaction that made them true has committed: a send's wake-ups
- * (decision 0069-h). Postgres serialises the commits of transactions that issued a NOTIFY (one
+ * (decision 0077). Postgres serialises the commits of transactions that issued a NOTIFY (one
  * lock, held while the notification queue is written), which cost sends two thirds of their
  * throughput at 50 connections; issued here, outside any transaction, they cost none of it.
  *

@@ -28,7 +28,7 @@ async function newAgent() {
   return { agentId: agent.id, token };
 }
 
-/** A charge as a send makes it: its own transaction, then the wake-up it answers (decision 0069-h). */
+/** A charge as a send makes it: its own transaction, then the wake-up it answers (decision 0077). */
 const charge = async (agentId: string, recipientId: string | null, proposal = false) => {
   const wakes = await t.deps.db.transaction((tx) =>
     chargeSend(tx, t.deps, { agentId, recipientId, proposal }),

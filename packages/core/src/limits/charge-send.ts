@@ -23,7 +23,7 @@ const startOfUtcDay = (now: Date) => new Date(`${utcDay(now)}T00:00:00Z`);
  * per-recipient limit. Reaching a daily ceiling pauses the agent (in the same transaction), unless
  * its owner resumed it earlier the same UTC day. Answers the wake-up of the owner's open console
  * (its usage changed), found by the same statement, for the caller to issue once the send
- * commits (`wakeAfterCommit`, decision 0069-h): a refused charge wakes nobody.
+ * commits (`wakeAfterCommit`, decision 0077): a refused charge wakes nobody.
  */
 export async function chargeSend(
   tx: Tx,

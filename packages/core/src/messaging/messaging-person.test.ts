@@ -201,7 +201,7 @@ describe("a person writes", () => {
       const marker = `chat:marker-${++round}` as const;
       const start = changes.length;
       await action();
-      await wakeAfterCommit(t.deps.sql, []); // a send's wake-ups follow its commit (0069-h)
+      await wakeAfterCommit(t.deps.sql, []); // a send's wake-ups follow its commit (0077)
       await notifyTopics(t.deps.db, [userTopic(person.id, marker)]);
       await expect.poll(() => changes.includes(marker)).toBe(true);
       return [...new Set(changes.slice(start, changes.indexOf(marker)))];
@@ -225,7 +225,7 @@ describe("a person writes", () => {
           sendPersonMessage(t.deps, person.id, agent.id, { type: "text", content: "o" }),
         ),
       ).toEqual(inChat);
-      // A streamed reply's start and each delta (the delta's wake-up after its commit, 0069-h).
+      // A streamed reply's start and each delta (the delta's wake-up after its commit, 0077).
       let reply: Awaited<ReturnType<typeof startStreamedReply>> | undefined;
       const start = async () => {
         reply = await startStreamedReply(t.deps, {

@@ -38,7 +38,7 @@ export async function sendPersonMessage(
     throw new CoreError("not_a_contact", "Add the agent to your contacts before writing to it");
 
   const now = deps.clock.now();
-  // The wake-ups go out once the message commits (decision 0069-h), not inside its transaction.
+  // The wake-ups go out once the message commits (decision 0077), not inside its transaction.
   let wakes: Topic[] = [];
   const message = await deps.db.transaction(async (tx) => {
     wakes = [

@@ -110,7 +110,7 @@ export async function appendReplyDelta(
         : new CoreError("not_found", "This reply is no longer open");
     }
   });
-  // After the commit, coalesced with other deltas and sends (decision 0069-h): a delta is a
+  // After the commit, coalesced with other deltas and sends (decision 0077): a delta is a
   // stream's hot path, and a NOTIFY in its transaction would serialise its commit.
   void wakeAfterCommit(deps.sql, [userTopic(reply.personId, `chat:${reply.conversationId}`)]);
 }

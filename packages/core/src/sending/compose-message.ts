@@ -114,7 +114,7 @@ export async function insertMessage(
   };
   // The message, the chat moving up the list and the sender no longer typing, in one statement
   // (a CTE that changes rows runs whether or not the query reads it): a send's hot path. Its
-  // wake-ups are the caller's, issued after the commit (decision 0069-h).
+  // wake-ups are the caller's, issued after the commit (decision 0077).
   const [inserted] = await tx.execute<{ pos: string }>(sql`
     with pushed as (${
       message.pushTo

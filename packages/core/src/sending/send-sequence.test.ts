@@ -221,7 +221,7 @@ describe("a send's statements go out together", () => {
     // statement's answer is five.
     expect(await socketWrites(send)).toBe(3);
     // The wake-ups go out after the send has answered, in a statement of their own that every
-    // send committed meanwhile shares (decision 0069-h).
+    // send committed meanwhile shares (decision 0077).
     expect(await socketWrites(() => wakeAfterCommit(deps.sql, []))).toBeGreaterThan(0);
   });
 

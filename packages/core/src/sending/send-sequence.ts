@@ -73,7 +73,7 @@ export interface StoredSend<Result> {
  * A send's hot path counts round trips to Postgres (decision 0048): a text message is three, the
  * access check; BEGIN with the charge and the store; COMMIT. Its wake-ups (the recipient's apps,
  * the owner's console, the event readers and webhook drains) are issued after the commit,
- * coalesced with other sends' (`wakeAfterCommit`, decision 0069-h): a NOTIFY inside the
+ * coalesced with other sends' (`wakeAfterCommit`, decision 0077): a NOTIFY inside the
  * transaction would serialise its commit with every other notifying commit.
  */
 export async function runSend<Prepared, Access extends SendAccess, Result>(
