@@ -15,7 +15,10 @@ function watchTrpc(page: Page) {
   const inFlight = new Set<Request>();
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (!url.pathname.startsWith("/api/trpc/") || url.pathname.includes("live.changes")) return;
+    // The live stream itself, and the tab's presence heartbeat (decision 0073: whether a tab is
+    // looked at, renewed every 30 s), are not reads or writes of what the page shows.
+    if (!url.pathname.startsWith("/api/trpc/")) return;
+    if (url.pathname.includes("live.changes") || url.pathname.includes("settings.presence")) return;
     inFlight.add(request);
     const procedures = url.pathname.slice("/api/trpc/".length).split(",");
     calls.push({ method: request.method(), procedures, at: Date.now() });
