@@ -148,8 +148,18 @@ function answerClientError(error, socket) {
   socket.end(`HTTP/1.1 ${status} ${reasons[status]}\r\n${head}\r\n\r\n${body}`);
 }
 
+/**
+ * How long an idle kept-alive connection stays open. Node's 5 s default races clients (and load
+ * balancers) that reuse a connection after about that long: the request is written as the server
+ * closes, and the client reads ECONNRESET. It must outlast the idle timeout of whatever sits in
+ * front (60 s is the common default), and the headers' own time limit must outlast it.
+ */
+export const KEEP_ALIVE_MS = 65_000;
+
 /** Installs the edge on a server: unroutable and unreadable requests get the envelope. */
 export function guardServer(server) {
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = Math.max(server.headersTimeout, KEEP_ALIVE_MS + 1_000);
   server.emit = function guardedEmit(event, ...args) {
     if (event === "request" && answeredAtEdge(args[0], args[1])) return true;
     // Looked up on each call, not captured: the web app's own guard (src/server/raw-requests.ts)

@@ -3,7 +3,7 @@ import { connect } from "node:net";
 import { ApiError, errorStatus } from "@switchboard/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript, loaded before Next by `node --import`.
-import { edgeErrors, guardServer, isApiPath } from "../../http-edge.mjs";
+import { edgeErrors, guardServer, isApiPath, KEEP_ALIVE_MS } from "../../http-edge.mjs";
 
 let port = 0;
 const server = guardServer(
@@ -129,6 +129,26 @@ describe("the web process's HTTP edge", () => {
     const paths = ["/api", "/api/trpc/x", "//api//trpc?x=//", "/apis", "/", "/api/../signin"];
     expect(paths.map(isApiPath)).toEqual([true, true, true, false, false, false]);
   });
+
+  it("keeps an idle kept-alive connection open past Node's 5 s, so a client's reuse is not reset", async () => {
+    expect(KEEP_ALIVE_MS).toBeGreaterThan(60_000);
+    const socket = connect(port, "127.0.0.1");
+    const ask = () =>
+      new Promise<string>((resolve, reject) => {
+        socket.once("data", (chunk) => resolve(chunk.toString("utf8")));
+        socket.once("error", reject);
+        socket.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+      });
+    expect(await ask()).toMatch(/^HTTP\/1\.1 200 /);
+    let closedAt = 0;
+    socket.on("close", () => {
+      closedAt = Date.now();
+    });
+    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    expect(closedAt).toBe(0);
+    expect(await ask()).toMatch(/^HTTP\/1\.1 200 /);
+    socket.destroy();
+  }, 15_000);
 
   it("keeps serving after a client resets mid-request", async () => {
     await new Promise<void>((resolve) => {
