@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type AgentEvent, Switchboard } from "@switchboard/sdk";
 import { expectEvent } from "../support/contract";
 import { expect, test } from "../support/test";
 import { startWebhookReceiver } from "../support/webhook-receiver";
@@ -7,7 +8,7 @@ import { seriousViolations } from "./axe";
 import { focusedTestId } from "./focus";
 import { chatWithNewAgent } from "./world";
 
-test("Reject asks why in a keyboard dialog that passes axe; the agent reads the reason over REST, its webhook and MCP", async ({
+test("Reject asks why in a keyboard dialog that passes axe; the agent reads the reason over REST, its webhook, the stream and MCP", async ({
   page,
   request,
 }) => {
@@ -93,6 +94,24 @@ test("Reject asks why in a keyboard dialog that passes axe; the agent reads the 
     // The webhook carries the same event.
     await expect.poll(() => delivered()?.id, { timeout: 10_000 }).toBe(rejected.id);
     expect(delivered()?.payload).toEqual(rejected.payload);
+
+    // The stream: an agent that connects from the start replays the same event, reason and all.
+    const stream = await new Switchboard({
+      token: chat.token,
+      baseUrl: `http://localhost:${process.env.E2E_PORT}/api`,
+      wsUrl: `ws://localhost:${process.env.E2E_WS_PORT}`,
+    }).connect({ afterSeq: 0 });
+    try {
+      const streamed: AgentEvent[] = [];
+      stream.on("event", (event) => streamed.push(event));
+      await expect
+        .poll(() => streamed.find((event) => event.id === rejected.id)?.payload, {
+          timeout: 10_000,
+        })
+        .toEqual(rejected.payload);
+    } finally {
+      await stream.close();
+    }
 
     // MCP: the getAction tool's output.
     const mcp = new Client({ name: "e2e", version: "1.0.0" });
