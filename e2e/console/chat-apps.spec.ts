@@ -185,11 +185,12 @@ test("a chat reads like the apps people know: times, days, places, voice words o
   await page.keyboard.press("Enter");
   await expect(second.getByTestId("message-reactions")).toContainText("❤️", { timeout: 15_000 });
   await expect(react).toBeFocused();
-  // While the keyboard is in a message, its time reads in full after its words; others' do not.
+  // While the keyboard is in a message, its time reads in full in a label under it (decision
+  // 0076: never in the line, which would move what follows); others' do not.
   const after = (time: Locator) =>
     time.evaluate((element) => getComputedStyle(element, "::after").content);
   const full = await second.getByTestId("relative-time").getAttribute("title");
-  expect(await after(second.getByTestId("relative-time"))).toBe(`" · ${full}"`);
+  expect(await after(second.getByTestId("relative-time"))).toBe(`"${full}"`);
   expect(await after(messages.first().getByTestId("relative-time"))).toBe("none");
   // A row of the chat list has no room for it: its time stays short (its title has it in full).
   await page.getByTestId("chat-row").first().focus();
