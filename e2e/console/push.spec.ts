@@ -1,8 +1,8 @@
-import { createECDH, randomBytes } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { APIRequestContext, BrowserContext } from "@playwright/test";
-import { newAgent } from "../support/fixtures";
+import { browserKeys, decryptPush, TEST_KEYS, vapidClaims } from "@switchboard/core/testing";
+import { deps, newAgent } from "../support/fixtures";
 import { expect, type Page, test } from "../support/test";
 import { seriousViolations } from "./axe";
 import { signUp } from "./sign-up";
@@ -17,15 +17,17 @@ import { signUp } from "./sign-up";
 interface Arrived {
   path: string;
   headers: IncomingHttpHeaders;
+  body: Buffer;
 }
 
 /** A push service on loopback: every request it takes, answered 201. */
 async function pushService() {
   const arrived: Arrived[] = [];
   const server = createServer((req, res) => {
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      arrived.push({ path: req.url ?? "", headers: req.headers });
+      arrived.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) });
       res.writeHead(201).end();
     });
   });
@@ -36,16 +38,8 @@ async function pushService() {
 
 /** A browser's subscription: its own P-256 key and auth secret, at the local push service. */
 function subscriptionAt(endpoint: string) {
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  return {
-    endpoint,
-    expirationTime: null,
-    keys: {
-      p256dh: ecdh.getPublicKey().toString("base64url"),
-      auth: randomBytes(16).toString("base64url"),
-    },
-  };
+  const browser = browserKeys();
+  return { browser, json: { endpoint, expirationTime: null, keys: browser.keys } };
 }
 
 /** The service worker's registration id, for `ServiceWorker.deliverPushMessage`. */
@@ -153,7 +147,7 @@ test("a card reaches the person's device, shows Approve and Reject, is decided f
   expect(await seriousViolations(page)).toEqual([]);
 
   // This browser subscribes (with its session, from its own origin) and is listed as a device.
-  const subscription = subscriptionAt(`${service.origin}/push/nora`);
+  const { browser, json: subscription } = subscriptionAt(`${service.origin}/push/nora`);
   const registered = await page.evaluate(
     (body) =>
       fetch("/api/console/push-subscriptions", {
@@ -176,9 +170,20 @@ test("a card reaches the person's device, shows Approve and Reject, is decided f
   expect(proposed.status()).toBe(201);
   const actionId = (await proposed.json()).action.id as string;
   await expect.poll(() => service.arrived.length, { timeout: 5_000 }).toBe(1);
-  expect(service.arrived[0]).toMatchObject({
+  const pushed = service.arrived[0] as Arrived;
+  expect(pushed).toMatchObject({
     path: "/push/nora",
     headers: { "content-encoding": "aes128gcm", urgency: "high" },
+  });
+  // Decrypted as the browser would, signed for this push service's origin for at most a day.
+  const claims = vapidClaims(pushed.headers, TEST_KEYS.VAPID_PUBLIC_KEY);
+  expect(claims.aud).toBe(service.origin);
+  expect(claims.exp * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3600 * 1000);
+  expect(decryptPush(pushed.body, browser)).toMatchObject({
+    type: "card",
+    id: actionId,
+    tag: `card:${actionId}`,
+    body: "Household Planner wants to do this (plumber book): Plumber comes",
   });
 
   // The push reaches the service worker, which shows the card with Approve and Reject.
@@ -295,5 +300,8 @@ test("a card reaches the person's device, shows Approve and Reject, is decided f
   await page.getByTestId("sign-out").click();
   expect((await (await removal).response())?.status()).toBe(200);
   await expect(page).toHaveURL(/\/signin/);
+  const [left] = await deps().sql`
+    select count(*)::int as n from push_subscriptions where endpoint = ${subscription.endpoint}`;
+  expect(left?.n).toBe(0);
   await service.close();
 });

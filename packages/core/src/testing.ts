@@ -21,6 +21,7 @@ export { appendEvents } from "./events/append-event";
 export { newId } from "./ids";
 export { enqueueJob } from "./jobs/enqueue-job";
 export { utcDay } from "./limits/charge-send";
+export { browserKeys, decryptPush, vapidClaims } from "./notifications/test-push";
 export { objectIdFromPath, postgresObjectStore } from "./objects/object-store";
 export { dataUrl, oggBytes, wavBytes } from "./objects/test-media";
 

@@ -1,11 +1,3 @@
-import {
-  createDecipheriv,
-  createECDH,
-  createPublicKey,
-  hkdfSync,
-  randomBytes,
-  verify,
-} from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -31,73 +23,9 @@ import {
   reportPresence,
   retryPush,
 } from "./send-push";
+import { browserKeys, decryptPush, vapidClaims } from "./test-push";
 
 /** A browser's subscription keys: a P-256 pair and a 16-byte auth secret. */
-function browserKeys() {
-  const ecdh = createECDH("prime256v1");
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  return {
-    ecdh,
-    auth,
-    keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: auth.toString("base64url") },
-  };
-}
-
-/** RFC 8291 aes128gcm, decrypted the way a browser does. */
-function decrypt(body: Buffer, browser: ReturnType<typeof browserKeys>): unknown {
-  const salt = body.subarray(0, 16);
-  const idlen = body[20] ?? 0;
-  const serverKey = body.subarray(21, 21 + idlen);
-  const content = body.subarray(21 + idlen);
-  const secret = browser.ecdh.computeSecret(serverKey);
-  const info = Buffer.concat([
-    Buffer.from("WebPush: info\0"),
-    browser.ecdh.getPublicKey(),
-    serverKey,
-  ]);
-  const ikm = Buffer.from(hkdfSync("sha256", secret, browser.auth, info, 32));
-  const cek = Buffer.from(hkdfSync("sha256", ikm, salt, "Content-Encoding: aes128gcm\0", 16));
-  const nonce = Buffer.from(hkdfSync("sha256", ikm, salt, "Content-Encoding: nonce\0", 12));
-  const decipher = createDecipheriv("aes-128-gcm", cek, nonce);
-  decipher.setAuthTag(content.subarray(content.length - 16));
-  const padded = Buffer.concat([
-    decipher.update(content.subarray(0, content.length - 16)),
-    decipher.final(),
-  ]);
-  const end = padded.lastIndexOf(2);
-  return JSON.parse(padded.subarray(0, end).toString("utf8"));
-}
-
-/** Checks `Authorization: vapid t=<ES256 JWT>, k=<key>`; answers the JWT's claims. */
-function vapidClaims(headers: IncomingHttpHeaders, publicKey: string) {
-  const match = /^vapid t=([^,]+), k=(.+)$/.exec(headers.authorization ?? "");
-  if (!match) throw new Error(`no VAPID authorization: ${headers.authorization}`);
-  const [, token = "", key = ""] = match;
-  expect(key).toBe(publicKey);
-  const [head = "", claims = "", signature = ""] = token.split(".");
-  expect(JSON.parse(Buffer.from(head, "base64url").toString())).toMatchObject({ alg: "ES256" });
-  const raw = Buffer.from(key, "base64url");
-  const jwk = {
-    kty: "EC",
-    crv: "P-256",
-    x: raw.subarray(1, 33).toString("base64url"),
-    y: raw.subarray(33, 65).toString("base64url"),
-  };
-  const valid = verify(
-    "sha256",
-    Buffer.from(`${head}.${claims}`),
-    { key: createPublicKey({ key: jwk, format: "jwk" }), dsaEncoding: "ieee-p1363" },
-    Buffer.from(signature, "base64url"),
-  );
-  expect(valid).toBe(true);
-  return JSON.parse(Buffer.from(claims, "base64url").toString()) as {
-    aud: string;
-    exp: number;
-    sub: string;
-  };
-}
-
 interface Received {
   path: string;
   headers: IncomingHttpHeaders;
@@ -241,7 +169,7 @@ describe("a card reaches the person's device", () => {
     expect(claims.aud).toBe(origin);
     expect(claims.sub).toBe("mailto:ops@example.com");
     expect(claims.exp * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3600_000);
-    expect(decrypt(push.body, browser)).toEqual({
+    expect(decryptPush(push.body, browser)).toEqual({
       type: "card",
       id: action.id,
       title: "Helper",
@@ -263,7 +191,7 @@ describe("a card reaches the person's device", () => {
     ]);
     received.length = 0;
     await notifyPerson(t.deps, closing[0]?.payload as never);
-    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+    expect(decryptPush(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
       type: "close",
       tag: `card:${action.id}`,
     });
@@ -297,7 +225,7 @@ describe("a card reaches the person's device", () => {
     expect(retry?.run_at.getTime()).toBe(started + 60_000);
     expect(await retryPush(t.deps, retry?.payload as never)).toBe("sent");
     expect(received).toHaveLength(3);
-    expect(decrypt(received[2]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+    expect(decryptPush(received[2]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
       type: "card",
       id: action.id,
     });
@@ -334,7 +262,7 @@ describe("a card reaches the person's device", () => {
     await updateNotificationSettings(t.deps, person.id, { showText: false });
     received.length = 0;
     await notifyPerson(t.deps, job);
-    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+    expect(decryptPush(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
       body: "Helper asks for your decision",
     });
     await updateNotificationSettings(t.deps, person.id, { newCard: false });
@@ -365,7 +293,7 @@ describe("a card reaches the person's device", () => {
     ).toEqual({
       sent: 1,
     });
-    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+    expect(decryptPush(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
       type: "alert",
       title: "Helper's webhook was turned off",
       url: `/agents/${agent.id}/webhook`,
@@ -463,7 +391,7 @@ describe("a message from an agent", () => {
 
     received.length = 0;
     expect(await notifyMessage(t.deps, jobs[0]?.payload as never)).toEqual({ sent: 1 });
-    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toEqual({
+    expect(decryptPush(received[0]?.body ?? Buffer.alloc(0), browser)).toEqual({
       type: "message",
       id: second.message.id,
       title: "Helper",
@@ -476,7 +404,7 @@ describe("a message from an agent", () => {
     await updateNotificationSettings(t.deps, person.id, { showText: false });
     received.length = 0;
     await notifyMessage(t.deps, jobs[0]?.payload as never);
-    expect(decrypt(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
+    expect(decryptPush(received[0]?.body ?? Buffer.alloc(0), browser)).toMatchObject({
       body: "New message from Helper",
     });
   });
