@@ -3,6 +3,7 @@ import {
   addContact,
   createAgent,
   createRecord,
+  deleteOwnRecord,
   findUser,
   getOwnRecord,
   listOwnRecords,
@@ -111,6 +112,19 @@ test("leaving the page while an undo waits sends the removal at once", async ({ 
   await expect(page.getByTestId("undo-snackbar")).toBeVisible();
   await page.goto("/chats");
   await expect.poll(() => stored(user.id, note.id), { timeout: 4000 }).toBe(false);
+});
+
+test("a removal the server refuses says so in the snackbar until dismissed", async ({ page }) => {
+  const { user, note, row } = await personWithNote(page, "Archived elsewhere");
+  await row.getByTestId("record-delete").click();
+  await expect(row).toHaveCount(0);
+  // Meanwhile the note goes in another tab: the delete the window sends finds nothing.
+  await deleteOwnRecord(deps(), user.id, "note", note.id);
+  const snackbar = page.getByTestId("undo-snackbar");
+  await snackbar.getByTestId("undo").press("Escape");
+  await expect(snackbar).toContainText("Could not delete “Archived elsewhere”: ");
+  await snackbar.getByTestId("undo-dismiss").click();
+  await expect(snackbar).toHaveCount(0);
 });
 
 test("on a phone the snackbar sits above the tab bar, and it passes axe", async ({ page }) => {

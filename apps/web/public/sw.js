@@ -7,6 +7,14 @@ const CACHE = "switchboard-offline-v1";
 const OFFLINE = "/offline.html";
 
 self.addEventListener("install", (event) => {
+  // Only navigations need this worker. Where the browser routes by rule (the Static Routing
+  // API), every other request skips it altogether: a request that went through it could be lost
+  // with a page going away (an undo sent on pagehide never left, about one time in twenty).
+  try {
+    event.addRoutes?.({ condition: { not: { requestMode: "navigate" } }, source: "network" });
+  } catch {
+    // A browser without the rule's kind of condition: requests go through the handler below.
+  }
   event.waitUntil(
     caches
       .open(CACHE)

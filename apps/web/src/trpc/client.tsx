@@ -4,7 +4,6 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import {
   createTRPCClient,
   httpBatchLink,
-  httpLink,
   httpSubscriptionLink,
   splitLink,
   TRPCClientError,
@@ -16,20 +15,49 @@ import superjson from "superjson";
 import { unsubscribeThisBrowser } from "~/components/push-subscription";
 import { signInPath } from "~/components/return-to";
 import { makeQueryClient } from "./query-client";
-import type { AppRouter } from "./router";
+import type { AppRouter, RouterInputs } from "./router";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
 
+/** A console mutation named by its path, with its input: what an undoable removal sends. */
+export interface ConsoleMutation {
+  path: string;
+  input: unknown;
+}
+
+/** `records.delete` with its input, typed by the router. */
+export function consoleMutation<
+  Router extends keyof RouterInputs & string,
+  Procedure extends keyof RouterInputs[Router] & string,
+>(router: Router, procedure: Procedure, input: RouterInputs[Router][Procedure]): ConsoleMutation {
+  return { path: `${router}.${procedure}`, input };
+}
+
 /**
- * A call made with `context: { keepalive: true }` goes alone (not batched on the next tick) with
- * fetch's `keepalive`, so it is sent even when the tab is closing: an undoable removal whose
- * window a page load cut short (`ui/undo.tsx`). Its body must stay small (browsers cap 64 KiB).
+ * Sends a mutation with fetch's `keepalive`, started in this very task: from a `pagehide` handler
+ * (`ui/undo.tsx`) the request is on its way before the handler returns, where the tRPC client
+ * would first await its links. The service worker lets it pass untouched (`public/sw.js`: a
+ * request routed through it could be lost with the page). Bodies stay small (browsers cap
+ * keepalive bodies at 64 KiB). Resolves with the answer, rejects with a `TRPCClientError` as
+ * the client would.
  */
-const keepaliveLink = httpLink({
-  url: "/api/trpc",
-  transformer: superjson,
-  fetch: (url, init) => fetch(url, { ...(init as RequestInit), keepalive: true }),
-});
+export function sendNow(call: ConsoleMutation): Promise<unknown> {
+  const response = fetch(`/api/trpc/${call.path}`, {
+    method: "POST",
+    keepalive: true,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(superjson.serialize(call.input)),
+  });
+  return response.then(async (answer) => {
+    const body = (await answer.json().catch(() => null)) as {
+      result?: { data: Parameters<typeof superjson.deserialize>[0] };
+      error?: Parameters<typeof superjson.deserialize>[0];
+    } | null;
+    if (answer.ok && body?.result) return superjson.deserialize(body.result.data);
+    if (body?.error) throw TRPCClientError.from({ error: superjson.deserialize(body.error) });
+    throw TRPCClientError.from(new Error(`The console answered ${answer.status}.`));
+  });
+}
 
 /** The HTTP status of a failed console call, when the server answered one. */
 function statusOf(error: unknown): number | undefined {
@@ -77,12 +105,8 @@ export function TRPCReactProvider({ children }: { children: ReactNode }) {
         splitLink({
           condition: (op) => op.type === "subscription",
           true: httpSubscriptionLink({ url: "/api/trpc", transformer: superjson }),
-          false: splitLink({
-            condition: (op) => op.context.keepalive === true,
-            true: keepaliveLink,
-            // The server refuses batches over 10 calls (MAX_BATCH_CALLS in handler.ts).
-            false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: 10 }),
-          }),
+          // The server refuses batches over 10 calls (MAX_BATCH_CALLS in handler.ts).
+          false: httpBatchLink({ url: "/api/trpc", transformer: superjson, maxItems: 10 }),
         }),
       ],
     }),

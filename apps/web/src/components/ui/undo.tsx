@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useSyncExternalStore } from "react";
+import { type ConsoleMutation, sendNow } from "~/trpc/client";
 import { shownError } from "../errors";
 import styles from "./undo.module.css";
 
@@ -13,8 +14,10 @@ export interface Undoable {
   message: string;
   /** What it hides meanwhile and while it is sent ("record:<id>"; `useUndo().hides`). */
   hides: string;
-  /** Sends it (with `context: { keepalive: true }`, so a closing tab still sends it) and re-reads. */
-  send: () => Promise<unknown>;
+  /** The removal itself (`consoleMutation`), sent by `sendNow`, so a tab going away still sends it. */
+  call: ConsoleMutation;
+  /** Re-reads what the removal changed, once it was sent. */
+  after: () => Promise<unknown>;
   /** Said when sending failed: "Could not delete “Buy milk”". */
   failure: string;
   /** Where focus goes after Undo when the snackbar had it (the thing is back on the page). */
@@ -52,11 +55,13 @@ function send(id: number) {
   clearTimeout(timers.get(id));
   timers.delete(id);
   update(id, { state: "sending" });
-  entry.send().then(
-    () => drop(id),
-    (error: unknown) =>
-      update(id, { state: "failed", error: shownError(error)?.message ?? String(error) }),
-  );
+  sendNow(entry.call)
+    .then(entry.after)
+    .then(
+      () => drop(id),
+      (error: unknown) =>
+        update(id, { state: "failed", error: shownError(error)?.message ?? String(error) }),
+    );
 }
 
 function offer(undoable: Undoable) {
@@ -103,8 +108,8 @@ export function useUndo() {
 /**
  * The snackbar of waiting removals, once in the console's layout: each says what was done, with
  * an Undo button, for `UNDO_MS`; only then is the request sent, and Undo sends nothing. A tab
- * that closes or reloads sends what waits at once (as the person asked; keepalive requests
- * outlive the page). A polite status region above the phone's tab bar; Undo is a real button
+ * that closes or reloads sends what waits at once (as the person asked; `sendNow`'s requests
+ * start in the `pagehide` handler and outlive the page). A polite status region above the phone's tab bar; Undo is a real button
  * (Tab reaches it, and it takes focus when the removed thing had it), Escape in it sends now.
  */
 export function UndoSnackbar() {

@@ -9,7 +9,7 @@ import { Button } from "~/components/ui/button";
 import ui from "~/components/ui/layout.module.css";
 import { RelativeTime } from "~/components/ui/time";
 import { useUndo } from "~/components/ui/undo";
-import { useTRPC, useTRPCClient } from "~/trpc/client";
+import { consoleMutation, useTRPC } from "~/trpc/client";
 import styles from "../feed.module.css";
 
 /** The comments under a post and the person's own comment form. */
@@ -25,7 +25,6 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
       onSettled: refresh,
     }),
   );
-  const client = useTRPCClient();
   // Delete waits for Undo (decision 0069); the comment is gone from the list meanwhile.
   const { offer, hides } = useUndo();
   const remove = (commentId: string) =>
@@ -33,10 +32,8 @@ export function PostComments({ postId, agentName }: { postId: string; agentName:
       message: "Deleted your comment.",
       failure: "Could not delete your comment",
       hides: `comment:${commentId}`,
-      send: async () => {
-        await client.feed.deleteComment.mutate({ commentId }, { context: { keepalive: true } });
-        await refresh();
-      },
+      call: consoleMutation("feed", "deleteComment", { commentId }),
+      after: refresh,
       // Back on the comment's own Delete (the input would show every time in full: a jump).
       focusAfterUndo: () =>
         document.querySelector(`[data-comment-id="${commentId}"] [data-testid="comment-delete"]`),

@@ -22,7 +22,7 @@ import ui from "~/components/ui/layout.module.css";
 import { Skeleton } from "~/components/ui/skeleton";
 import { RelativeTime } from "~/components/ui/time";
 import { useUndo } from "~/components/ui/undo";
-import { useTRPC, useTRPCClient } from "~/trpc/client";
+import { consoleMutation, useTRPC } from "~/trpc/client";
 import styles from "../records.module.css";
 import type { RecordType } from "./sections";
 
@@ -98,7 +98,6 @@ function RecordRow({
   highlighted: boolean;
 }) {
   const trpc = useTRPC();
-  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const { offer } = useUndo();
   const [editing, setEditing] = useState(false);
@@ -113,19 +112,16 @@ function RecordRow({
   const busy = complete.isPending;
   const name = `“${record.title ?? "Untitled note"}”`;
   /** Delete and Archive wait for Undo (the console has no way back from either once sent). */
-  const later = (done: string, failed: string, call: () => Promise<unknown>) =>
+  const later = (done: string, removal: "archive" | "delete") =>
     offer({
       message: `${done} ${name}.`,
-      failure: `Could not ${failed} ${name}`,
+      failure: `Could not ${removal} ${name}`,
       hides: `record:${record.id}`,
-      send: async () => {
-        await call();
-        await queryClient.invalidateQueries(trpc.records.pathFilter());
-      },
+      call: consoleMutation("records", removal, { type, id: record.id }),
+      after: () => queryClient.invalidateQueries(trpc.records.pathFilter()),
       focusAfterUndo: () =>
         document.querySelector(`[data-record-id="${record.id}"] [data-testid="record-edit"]`),
     });
-  const keepalive = { context: { keepalive: true } };
 
   return (
     <li
@@ -182,11 +178,7 @@ function RecordRow({
               variant="secondary"
               small
               disabled={busy}
-              onClick={() =>
-                later("Archived", "archive", () =>
-                  client.records.archive.mutate({ type, id: record.id }, keepalive),
-                )
-              }
+              onClick={() => later("Archived", "archive")}
               data-testid="record-archive"
             >
               Archive
@@ -195,11 +187,7 @@ function RecordRow({
               variant="danger"
               small
               disabled={busy}
-              onClick={() =>
-                later("Deleted", "delete", () =>
-                  client.records.delete.mutate({ type, id: record.id }, keepalive),
-                )
-              }
+              onClick={() => later("Deleted", "delete")}
               data-testid="record-delete"
             >
               Delete
