@@ -1,3 +1,4 @@
+import { type AddressInfo, connect, createServer } from "node:net";
 import { createDb, withDatabase } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -219,6 +220,65 @@ describe("long-poll", () => {
       await close();
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
+    }
+  });
+
+  it("an after-commit wake-up that found Postgres out of reach is issued again once it is back", async () => {
+    // Postgres behind a port where nothing listens yet stands for a restart: connecting is refused.
+    const database = new URL(t.config.DATABASE_URL!);
+    const gap = createServer();
+    await new Promise<void>((r) => gap.listen(0, "127.0.0.1", r));
+    const port = (gap.address() as AddressInfo).port;
+    await new Promise((r) => gap.close(r));
+    const behind = new URL(database);
+    behind.hostname = "127.0.0.1";
+    behind.port = String(port);
+    const { sql: restarting, close } = createDb(behind.href, { max: 1 });
+    const heard: string[] = [];
+    const listening = await t.deps.sql.listen(NOTIFY_CHANNEL, (payload) => {
+      if (payload.includes("agt_wake_retry")) heard.push(payload);
+    });
+    const proxy = createServer((client) => {
+      const upstream = connect(Number(database.port || 5432), database.hostname);
+      client.pipe(upstream).pipe(client);
+      const end = () => {
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on("error", end).on("close", end);
+      upstream.on("error", end).on("close", end);
+    });
+    try {
+      const issued = wakeAfterCommit(restarting, ["agent:agt_wake_retry"]);
+      await new Promise((r) => setTimeout(r, 100));
+      await new Promise<void>((r) => proxy.listen(port, "127.0.0.1", r)); // Postgres is back
+      await issued;
+      await expect.poll(() => heard).toEqual(["agent:agt_wake_retry"]);
+    } finally {
+      await listening.unlisten();
+      await close();
+      await new Promise((r) => proxy.close(r));
+    }
+  });
+
+  it("a LISTEN connection that was cut and came back wakes every subscriber to re-read", async () => {
+    // Another process, named so that its LISTEN connection can be picked out.
+    const url = new URL(t.config.DATABASE_URL!);
+    url.searchParams.set("application_name", "sb_relisten");
+    const other = createDeps({ ...t.config, DATABASE_URL: url.href });
+    try {
+      const wakes: (string | undefined)[] = [];
+      const unsubscribe = await other.deps.notifier.subscribe("user:usr_relisten", (change) =>
+        wakes.push(change),
+      );
+      // Postgres ends the connection that listens (a restart or failover would).
+      const [cut] = await t.deps.sql`select count(pg_terminate_backend(pid))::int as n
+        from pg_stat_activity where application_name = 'sb_relisten' and query ilike 'listen%'`;
+      expect(cut?.n).toBe(1);
+      await expect.poll(() => wakes, { timeout: 15_000 }).toEqual([undefined]);
+      unsubscribe();
+    } finally {
+      await other.close();
     }
   });
 

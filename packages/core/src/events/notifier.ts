@@ -1,4 +1,4 @@
-import { describeError, type Executor, type Sql } from "@switchboard/db";
+import { describeError, type Executor, isDatabaseUnavailable, type Sql } from "@switchboard/db";
 import { type SQL, sql } from "drizzle-orm";
 import { type Clock, systemClock } from "../clock";
 import { log } from "../log";
@@ -112,7 +112,11 @@ export class Notifier {
           if (attempt === this.attempt) this.dispatch(payload);
         },
         () => {
-          if (attempt === this.attempt) this.listeningSince = this.clock.now().getTime();
+          if (attempt !== this.attempt) return;
+          // Listening again after a lost connection: what was notified meanwhile went unheard,
+          // so every view here re-reads (a console tab re-reads only when woken).
+          if (this.listeningSince !== undefined) this.wakeEveryone();
+          this.listeningSince = this.clock.now().getTime();
         },
       )
       .catch((error: unknown) => {
@@ -175,6 +179,11 @@ export class Notifier {
     }
   }
 
+  /** Wakes every subscriber with "anything may have changed". */
+  private wakeEveryone(): void {
+    for (const wakes of this.subscribers.values()) for (const wake of wakes) wake(undefined);
+  }
+
   private dispatch(payload: string): void {
     const now = this.clock.now().getTime();
     for (const entry of payload.split(",")) {
@@ -235,8 +244,9 @@ const MAX_NOTIFY_PAYLOAD = 7900;
  *
  * Call it after the commit, never inside the transaction. It returns at once: the process
  * issues one `pg_notify` statement at a time, and the topics committed while one is in flight
- * go out together in the next (coalesced, each topic once). A wake-up lost to a crash between
- * the commit and the statement, or to a failed statement, delays its listeners to their own
+ * go out together in the next (coalesced, each topic once). A statement that fails because
+ * Postgres is out of reach is tried again for about 20 s. A wake-up lost to a crash between
+ * the commit and the statement, or to a longer outage, delays its listeners to their own
  * re-read at most: a parked long-poll reads again when its wait ends, a stream at each
  * heartbeat, the webhook drains at each sweep. Nothing is lost: the rows are committed.
  */
@@ -288,15 +298,36 @@ class CoalescedWakes {
     }
   }
 
+  /**
+   * Issues the statement; while Postgres is out of reach (a restart, a failover) it tries again
+   * after each of `WAKE_RETRY_MS`, so a console tab, which re-reads only when woken, is not left
+   * stale by a blip. Later wake-ups wait meanwhile and go out together after it.
+   */
   private async notify(topics: Set<Topic>): Promise<void> {
-    try {
-      await this
-        .sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(${notifyPayloads(topics)}::text[]) as p`;
-    } catch (error) {
-      log.warn({ component: "wake-ups", err: describeError(error) }, "after-commit wake-up failed");
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this
+          .sql`select pg_notify(${NOTIFY_CHANNEL}, p) from unnest(${notifyPayloads(topics)}::text[]) as p`;
+        return;
+      } catch (error) {
+        // This process closed its pool (it is stopping): its listeners stop with it.
+        if ((error as { code?: unknown }).code === "CONNECTION_ENDED") return;
+        const wait = WAKE_RETRY_MS[attempt];
+        if (wait === undefined || !isDatabaseUnavailable(error)) {
+          log.warn(
+            { component: "wake-ups", err: describeError(error) },
+            "after-commit wake-up failed",
+          );
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, wait).unref());
+      }
     }
   }
 }
+
+/** How long a failed after-commit wake-up waits before each new try (about 20 s in all). */
+const WAKE_RETRY_MS = [250, 1000, 4000, 15_000];
 
 /**
  * Queues wake-ups inside the caller's transaction; Postgres delivers them at commit. Many topics
