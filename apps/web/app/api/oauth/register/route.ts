@@ -2,7 +2,7 @@ import { OAuthError, registerClient } from "@switchboard/core";
 import { methods } from "~/server/api-route";
 import { clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
-import { oauthEndpoint } from "~/server/oauth";
+import { oauthEndpoint, oauthPreflight } from "~/server/oauth";
 import { callerKey, readBodyText } from "~/server/read-body";
 import { json } from "~/server/responses";
 
@@ -25,3 +25,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       return json(await registerClient(deps, body, network), 201);
     }),
 });
+
+/** Browser-based clients ask first (a JSON body is not a simple request). */
+export const OPTIONS = oauthPreflight;

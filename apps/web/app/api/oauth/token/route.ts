@@ -1,7 +1,7 @@
 import { exchangeToken } from "@switchboard/core";
 import { methods } from "~/server/api-route";
 import { getDeps } from "~/server/deps";
-import { oauthEndpoint, originOf, readForm } from "~/server/oauth";
+import { oauthEndpoint, oauthPreflight, originOf, readForm } from "~/server/oauth";
 import { json } from "~/server/responses";
 
 /** The token endpoint: authorization_code (PKCE) and refresh_token (rotating). */
@@ -13,3 +13,6 @@ export const { GET, POST, PUT, PATCH, DELETE } = methods({
       }),
     ),
 });
+
+/** Browser-based clients ask first (a JSON body is not a simple request). */
+export const OPTIONS = oauthPreflight;

@@ -1,0 +1,73 @@
+import { createTestDeps } from "@switchboard/core/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as register from "../../app/api/oauth/register/route";
+import * as revoke from "../../app/api/oauth/revoke/route";
+import * as token from "../../app/api/oauth/token/route";
+import { provideDeps } from "./deps";
+
+/**
+ * A browser-based MCP client registers and exchanges codes from its own page: the OAuth
+ * endpoints answer its preflight and let it read every answer, with no credentials.
+ */
+let t: Awaited<ReturnType<typeof createTestDeps>>;
+beforeAll(async () => {
+  t = await createTestDeps();
+  provideDeps(t.deps);
+});
+afterAll(() => t.close());
+
+const ctx = { params: Promise.resolve({}) };
+const from = { Origin: "https://inspector.example" };
+const endpoints = { register, revoke, token };
+
+describe("the OAuth endpoints from another origin's page", () => {
+  it("answer the preflight of a JSON POST", async () => {
+    for (const [name, route] of Object.entries(endpoints)) {
+      const answer = await route.OPTIONS();
+      expect(answer.status, name).toBe(204);
+      expect(answer.headers.get("access-control-allow-origin"), name).toBe("*");
+      expect(answer.headers.get("access-control-allow-methods"), name).toBe("POST");
+      expect(answer.headers.get("access-control-allow-headers"), name).toBe("content-type");
+      expect(answer.headers.get("access-control-allow-credentials"), name).toBeNull();
+    }
+  });
+
+  it("let the page read a registration, a refusal and a revocation", async () => {
+    const registered = await register.POST(
+      new Request("http://localhost/api/oauth/register", {
+        method: "POST",
+        headers: { ...from, "content-type": "application/json" },
+        body: JSON.stringify({
+          client_name: "Inspector",
+          redirect_uris: ["http://localhost:6274/oauth/callback"],
+        }),
+      }),
+      ctx,
+    );
+    expect(registered.status).toBe(201);
+    expect(registered.headers.get("access-control-allow-origin")).toBe("*");
+
+    const refused = await token.POST(
+      new Request("http://localhost/api/oauth/token", {
+        method: "POST",
+        headers: { ...from, "content-type": "application/x-www-form-urlencoded" },
+        body: "grant_type=authorization_code&code=nope&code_verifier=x&client_id=y",
+      }),
+      ctx,
+    );
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(await refused.json()).toHaveProperty("error");
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+
+    const revoked = await revoke.POST(
+      new Request("http://localhost/api/oauth/revoke", {
+        method: "POST",
+        headers: { ...from, "content-type": "application/x-www-form-urlencoded" },
+        body: "token=unknown",
+      }),
+      ctx,
+    );
+    expect(revoked.status).toBe(200);
+    expect(revoked.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
