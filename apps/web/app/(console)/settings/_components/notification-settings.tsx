@@ -64,6 +64,9 @@ export function NotificationSettingsCard({ vapidPublicKey }: { vapidPublicKey: s
     await refresh();
     setBusy(false);
   };
+  // Quiet hours are saved in this browser's zone: known after hydration (the server has none).
+  const [zone, setZone] = useState<string | null>(null);
+  useEffect(() => setZone(browserZone()), []);
   const current = settings.data;
   const error = problem ?? shownError(update.error ?? remove.error)?.message ?? null;
 
@@ -147,8 +150,11 @@ export function NotificationSettingsCard({ vapidPublicKey }: { vapidPublicKey: s
             <Button type="submit" variant="secondary">
               Save quiet hours
             </Button>
-            <p className={ui.hint}>
-              In {current.timeZone}. Quiet hours hold everything but cards until they end.
+            <p className={ui.hint} data-testid="quiet-zone">
+              {zone && zone !== current.timeZone
+                ? `Saved in ${current.timeZone}; saving again uses this browser's ${zone}.`
+                : `In ${current.timeZone}.`}{" "}
+              Quiet hours hold everything but cards until they end.
             </p>
           </form>
         </Card>
