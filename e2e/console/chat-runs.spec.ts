@@ -84,6 +84,17 @@ test("a run of messages shows its time once; actions show on hover or focus; rep
   await expect.poll(() => opacityOf(actions)).toBe(1);
   await page.mouse.move(0, 0);
   await expect.poll(() => opacityOf(actions)).toBe(0);
+  // Unseen, a message's button takes no click: where it sits (over the bottom edge of the
+  // message above) a click reaches what is drawn there.
+  const hidden = await second.getByTestId("react-button").boundingBox();
+  const takesClick = await page.evaluate(
+    ([x, y]) =>
+      document
+        .elementFromPoint(x as number, y as number)
+        ?.closest('[data-testid="message-actions"]') !== null,
+    [hidden!.x + hidden!.width / 2, hidden!.y + hidden!.height / 2],
+  );
+  expect(takesClick).toBe(false);
 
   // By keyboard: one Tab stop per message (back from the composer is the newest message's),
   // its menu has the reactions, then Reply and Copy; the time shows while focus is in it.
