@@ -10,12 +10,15 @@ import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { pngBytes } from "../objects/test-media";
 import { codeOf, createTestDeps } from "../testing";
-import { AVATAR_MAX_BYTES, getChatAgentAvatar } from "./chat-agent-avatar";
+import { AVATAR_KEEP_MS, AVATAR_MAX_BYTES, getChatAgentAvatar } from "./chat-agent-avatar";
 
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 let deps: CoreDeps;
 let server: Server;
 let origin: string;
+/** What the agent's server was asked for, in order; and whether it fails for now. */
+const asked: string[] = [];
+let down = false;
 
 beforeAll(async () => {
   t = await createTestDeps();
@@ -29,11 +32,14 @@ beforeAll(async () => {
   };
   // The agent's own server: a picture, one too large, and markup that says it is an image.
   server = createServer((request, response) => {
+    asked.push(request.url ?? "");
+    if (down) return response.writeHead(503).end();
     const send = (type: string, body: Buffer | string) => {
       response.writeHead(200, { "Content-Type": type });
       response.end(body);
     };
-    if (request.url === "/me.png") return send("text/plain", pngBytes());
+    if (request.url === "/me.png" || request.url === "/new.png")
+      return send("text/plain", pngBytes());
     if (request.url === "/huge.png")
       return send("image/png", Buffer.concat([pngBytes(), Buffer.alloc(AVATAR_MAX_BYTES)]));
     if (request.url === "/me.svg")
@@ -99,5 +105,44 @@ describe("getChatAgentAvatar", () => {
     expect(await codeOf(getChatAgentAvatar(strict, person.id, agent.id))).toBe(
       "media_fetch_failed",
     );
+  });
+
+  it("keeps a fetched picture for everyone for a day; a new URL is fetched at once; a kept one outlasts an outage", async () => {
+    const { person, agent } = await agentPictured("/me.png");
+    const other = await createUser(deps, {});
+    await addContact(deps, other.id, agent.id, ["messages:write"]);
+    const reads = () => asked.filter((url) => url === "/me.png").length;
+    const before = reads();
+    await getChatAgentAvatar(deps, person.id, agent.id);
+    t.clock.advance(AVATAR_KEEP_MS - 1000);
+    const kept = await getChatAgentAvatar(deps, other.id, agent.id);
+    expect(kept.bytes.equals(pngBytes())).toBe(true);
+    expect(reads() - before).toBe(1);
+
+    // A day later the agent's server is asked again.
+    t.clock.advance(2000);
+    await getChatAgentAvatar(deps, person.id, agent.id);
+    expect(reads() - before).toBe(2);
+
+    // Past the day with the server down: the kept picture of the same URL, not an error.
+    t.clock.advance(AVATAR_KEEP_MS);
+    down = true;
+    try {
+      const during = await getChatAgentAvatar(deps, person.id, agent.id);
+      expect(during.mimeType).toBe("image/png");
+      expect(reads() - before).toBe(3);
+      // A new picture is a new URL: fetched at once, never the old bytes.
+      await deps.db
+        .update(schema.users)
+        .set({ avatarUrl: `${origin}/new.png` })
+        .where(eq(schema.users.id, agent.id));
+      expect(await codeOf(getChatAgentAvatar(deps, person.id, agent.id))).toBe(
+        "media_fetch_failed",
+      );
+    } finally {
+      down = false;
+    }
+    await getChatAgentAvatar(deps, person.id, agent.id);
+    expect(asked.filter((url) => url === "/new.png")).toHaveLength(2);
   });
 });

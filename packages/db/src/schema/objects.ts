@@ -24,3 +24,19 @@ export const objects = pgTable(
   },
   (t) => [index("objects_owner_idx").on(t.ownerId)],
 );
+
+/**
+ * The last picture fetched from each agent's `avatarUrl`, shared by everyone who has a chat with
+ * it: the console serves it from here for a day (core's `getChatAgentAvatar`), so the agent's
+ * server is asked about once a day, not each time someone opens the console.
+ */
+export const agentPictures = pgTable("agent_pictures", {
+  agentId: text()
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** The `avatarUrl` these bytes came from: a new URL is fetched at once. */
+  sourceUrl: text().notNull(),
+  mimeType: text().notNull(),
+  data: bytea().notNull(),
+  fetchedAt: timestamp({ withTimezone: true }).notNull(),
+});

@@ -9,9 +9,10 @@ import { STORED_OBJECT_HEADERS } from "~/server/stored-object";
  * The picture of an agent the signed-in person has a chat with, served from the console's own
  * origin: the browser never loads the agent's `avatarUrl` itself. Core fetches it as it fetches
  * a message's remote image (public addresses, bounded, png/jpeg/gif/webp by content), and each
- * read counts toward the session's media reads. The browser keeps it for an hour; the console
- * names it with a version of the URL, so a new picture is a new address. Errors use the API
- * envelope (the console shows the agent's initial instead).
+ * read counts toward the session's media reads. Core keeps a fetched picture for a day, for
+ * everyone (the agent's server is asked about once a day, not per person or per view); the
+ * browser keeps it for an hour; the console names it with a version of the URL, so a new picture
+ * is a new address. Errors use the API envelope (the console shows the agent's initial instead).
  */
 export async function GET(
   _request: Request,
