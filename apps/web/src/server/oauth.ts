@@ -9,6 +9,7 @@ import {
 } from "@switchboard/core";
 import { requestOrigin } from "~/auth/options";
 import { clientNetwork } from "./client-network";
+import { ANY_ORIGIN, corsPreflight, readableAnywhere } from "./cors";
 import { getDeps } from "./deps";
 import { callerKey, readBodyText } from "./read-body";
 import { json, toErrorResponse } from "./responses";
@@ -66,28 +67,12 @@ export function authorizationServerMetadata(origin: string) {
 
 export { MCP_PATH };
 
-/**
- * OAuth answers are readable by a page of any origin: browser-based MCP clients discover,
- * register and exchange codes from their own page. Nothing here rides on a cookie (clients are
- * public, codes are bound to their PKCE verifier), so no credentials are allowed.
- */
-const ANY_ORIGIN = { "Access-Control-Allow-Origin": "*" };
-
 /** Metadata answers: public, cacheable briefly, readable by browser-based clients. */
 export const metadataResponse = (body: unknown) =>
   Response.json(body, { headers: { "Cache-Control": "public, max-age=300", ...ANY_ORIGIN } });
 
-/** The CORS preflight of an OAuth endpoint (`OPTIONS`): a JSON or form POST from any origin. */
-export const oauthPreflight = async () =>
-  new Response(null, {
-    status: 204,
-    headers: {
-      ...ANY_ORIGIN,
-      "Access-Control-Allow-Methods": "POST",
-      "Access-Control-Allow-Headers": "content-type",
-      "Access-Control-Max-Age": "86400",
-    },
-  });
+/** The CORS preflight of an OAuth endpoint: a JSON or form POST from any origin. */
+export const oauthPreflight = corsPreflight(["content-type"]);
 
 const FORM_BYTES = 16 * 1024;
 
@@ -125,12 +110,11 @@ export async function readForm(request: Request): Promise<Record<string, string>
 
 /**
  * Runs an OAuth endpoint: an OAuthError answers RFC 6749's `{ error, error_description }`, a
- * rate limit its 429, anything else the usual envelope; every answer readable from any origin.
+ * rate limit its 429, anything else the usual envelope; every answer readable from any origin
+ * (browser-based MCP clients register and exchange codes from their own page).
  */
 export async function oauthEndpoint(run: () => Promise<Response>): Promise<Response> {
-  const response = await answer(run);
-  response.headers.set("Access-Control-Allow-Origin", ANY_ORIGIN["Access-Control-Allow-Origin"]);
-  return response;
+  return readableAnywhere(await answer(run));
 }
 
 async function answer(run: () => Promise<Response>): Promise<Response> {

@@ -1,13 +1,14 @@
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as mcp from "../../app/api/agent/v1/mcp/route";
 import * as register from "../../app/api/oauth/register/route";
 import * as revoke from "../../app/api/oauth/revoke/route";
 import * as token from "../../app/api/oauth/token/route";
 import { provideDeps } from "./deps";
 
 /**
- * A browser-based MCP client registers and exchanges codes from its own page: the OAuth
- * endpoints answer its preflight and let it read every answer, with no credentials.
+ * A browser-based MCP client registers, exchanges codes and calls tools from its own page: the
+ * OAuth and MCP endpoints answer its preflight and let it read every answer, with no credentials.
  */
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 beforeAll(async () => {
@@ -69,5 +70,36 @@ describe("the OAuth endpoints from another origin's page", () => {
     );
     expect(revoked.status).toBe(200);
     expect(revoked.headers.get("access-control-allow-origin")).toBe("*");
+  });
+});
+
+describe("the MCP endpoint from another origin's page", () => {
+  it("answers the preflight of a call with a token and MCP's headers", async () => {
+    const answer = await mcp.OPTIONS();
+    expect(answer.status).toBe(204);
+    expect(answer.headers.get("access-control-allow-origin")).toBe("*");
+    expect(answer.headers.get("access-control-allow-headers")?.split(", ")).toEqual(
+      expect.arrayContaining(["authorization", "content-type", "mcp-protocol-version"]),
+    );
+    expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("lets the page read a refusal's challenge, so it can find where to authorize", async () => {
+    const refused = await mcp.POST(
+      new Request("http://localhost/api/agent/v1/mcp", {
+        method: "POST",
+        headers: {
+          ...from,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+      }),
+      ctx,
+    );
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(refused.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
+    expect(refused.headers.get("www-authenticate")).toContain("resource_metadata=");
   });
 });
