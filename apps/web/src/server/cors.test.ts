@@ -20,6 +20,13 @@ afterAll(() => t.close());
 const ctx = { params: Promise.resolve({}) };
 const from = { Origin: "https://inspector.example" };
 const endpoints = { register, revoke, token };
+/** A form POST to `/api/oauth/<endpoint>` from the other origin's page. */
+const formPost = (endpoint: string, body: string) =>
+  new Request(`http://localhost/api/oauth/${endpoint}`, {
+    method: "POST",
+    headers: { ...from, "content-type": "application/x-www-form-urlencoded" },
+    body,
+  });
 
 describe("the OAuth endpoints from another origin's page", () => {
   it("answer the preflight of a JSON POST", async () => {
@@ -49,25 +56,14 @@ describe("the OAuth endpoints from another origin's page", () => {
     expect(registered.headers.get("access-control-allow-origin")).toBe("*");
 
     const refused = await token.POST(
-      new Request("http://localhost/api/oauth/token", {
-        method: "POST",
-        headers: { ...from, "content-type": "application/x-www-form-urlencoded" },
-        body: "grant_type=authorization_code&code=nope&code_verifier=x&client_id=y",
-      }),
+      formPost("token", "grant_type=authorization_code&code=nope&code_verifier=x&client_id=y"),
       ctx,
     );
     expect(refused.status).toBeGreaterThanOrEqual(400);
     expect(await refused.json()).toHaveProperty("error");
     expect(refused.headers.get("access-control-allow-origin")).toBe("*");
 
-    const revoked = await revoke.POST(
-      new Request("http://localhost/api/oauth/revoke", {
-        method: "POST",
-        headers: { ...from, "content-type": "application/x-www-form-urlencoded" },
-        body: "token=unknown",
-      }),
-      ctx,
-    );
+    const revoked = await revoke.POST(formPost("revoke", "token=unknown"), ctx);
     expect(revoked.status).toBe(200);
     expect(revoked.headers.get("access-control-allow-origin")).toBe("*");
   });
