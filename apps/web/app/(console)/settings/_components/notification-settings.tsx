@@ -64,7 +64,8 @@ export function NotificationSettingsCard({ vapidPublicKey }: { vapidPublicKey: s
     await refresh();
     setBusy(false);
   };
-  // Quiet hours are saved in this browser's zone: known after hydration (the server has none).
+  // Quiet hours are saved in this browser's zone (known after hydration: the server has none);
+  // hours saved from a browser elsewhere stay in that one's until saved here.
   const [zone, setZone] = useState<string | null>(null);
   useEffect(() => setZone(browserZone()), []);
   const current = settings.data;
@@ -151,9 +152,11 @@ export function NotificationSettingsCard({ vapidPublicKey }: { vapidPublicKey: s
               Save quiet hours
             </Button>
             <p className={ui.hint} data-testid="quiet-zone">
-              {zone && zone !== current.timeZone
-                ? `Saved in ${current.timeZone}; saving again uses this browser's ${zone}.`
-                : `In ${current.timeZone}.`}{" "}
+              {!current.quietFrom
+                ? `In ${zone ?? current.timeZone}.`
+                : zone && zone !== current.timeZone
+                  ? `Saved in ${current.timeZone}; saving again uses this browser's ${zone}.`
+                  : `In ${current.timeZone}.`}{" "}
               Quiet hours hold everything but cards until they end.
             </p>
           </form>
