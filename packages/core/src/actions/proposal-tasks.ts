@@ -2,9 +2,8 @@ import type { AgentAction, AgentMessage } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq, lt, or } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { acquireLease } from "../limits/leases";
 import { toAgentMessage } from "../sending/compose-message";
-import { drainSignal } from "../shutdown";
+import { parkUntilWoken } from "../updates/park-until-woken";
 import { type ActionRow, toAgentAction } from "./action-shape";
 
 const { actions, messages } = schema;
@@ -91,49 +90,11 @@ export async function waitForDecision(
   maxMs: number,
   signal?: AbortSignal,
 ): Promise<Proposal | null> {
-  const first = await findProposal(deps, agentId, actionId);
-  const drain = drainSignal();
-  if (first?.action.state !== "pending" || maxMs <= 0 || drain.aborted) return first;
-  const lease = await acquireLease(
-    deps,
-    "long-poll",
-    agentId,
-    deps.config.LONGPOLL_MAX_PARKED,
-    "long-poll requests",
-  );
-  let pending = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = await deps.notifier.subscribe(`agent:${agentId}`, () => {
-    pending = true;
-    wake?.();
+  return parkUntilWoken(deps, agentId, {
+    first: await findProposal(deps, agentId, actionId),
+    read: () => findProposal(deps, agentId, actionId),
+    ready: (proposal) => proposal?.action.state !== "pending",
+    maxMs,
+    signal,
   });
-  // Plain listeners, removed at the end (decision 0046), not AbortSignal.any.
-  const onStop = () => wake?.();
-  signal?.addEventListener("abort", onStop);
-  drain.addEventListener("abort", onStop);
-  const deadline = Date.now() + maxMs;
-  try {
-    // Subscribed first, then read again: a decision committed in between is not missed.
-    for (;;) {
-      pending = false;
-      const proposal = await findProposal(deps, agentId, actionId);
-      const left = deadline - Date.now();
-      if (proposal?.action.state !== "pending") return proposal;
-      if (left <= 0 || signal?.aborted || drain.aborted) return proposal;
-      if (!pending)
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      wake = undefined;
-    }
-  } finally {
-    signal?.removeEventListener("abort", onStop);
-    drain.removeEventListener("abort", onStop);
-    unsubscribe();
-    await lease.release();
-  }
 }
