@@ -2,6 +2,7 @@ import type { PersonConversation } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { cardWaitingAt } from "../actions/waiting-cards";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { findUser, seenColumnsOf, toAgentUser } from "../identity/users";
@@ -116,8 +117,7 @@ const pendingCards = (now: Date) =>
     select count(*)::int from ${actions}
     where ${actions.conversationId} = ${conversations.id}
       and ${actions.userId} = ${agentContacts.userId}
-      and ${actions.state} = 'pending'
-      and ${actions.expiresAt} > ${now.toISOString()}::timestamptz
+      and ${cardWaitingAt(now)}
   )`.mapWith(Number);
 
 /** The rows in list order; the counts and typing state are worked out for these rows only. */
