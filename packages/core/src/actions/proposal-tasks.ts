@@ -1,7 +1,8 @@
 import type { AgentAction, AgentMessage } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
+import { keyAt, newestFirst, type OrderKey, olderThan } from "../paging";
 import { toAgentMessage } from "../sending/compose-message";
 import { parkUntilWoken } from "../updates/park-until-woken";
 import { type ActionRow, toAgentAction } from "./action-shape";
@@ -46,6 +47,8 @@ export interface ProposalCursor {
   id: string;
 }
 
+const proposalOrder: OrderKey = [actions.createdAt, actions.id];
+
 /** A page of the agent's own proposals, newest first, and where the next page starts. */
 export async function listProposalPage(
   deps: CoreDeps,
@@ -59,14 +62,10 @@ export async function listProposalPage(
     .where(
       and(
         eq(actions.agentId, agentId),
-        after &&
-          or(
-            lt(actions.createdAt, after.createdAt),
-            and(eq(actions.createdAt, after.createdAt), lt(actions.id, after.id)),
-          ),
+        after && olderThan(proposalOrder, keyAt(after.createdAt, after.id)),
       ),
     )
-    .orderBy(desc(actions.createdAt), desc(actions.id))
+    .orderBy(...newestFirst(proposalOrder))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
