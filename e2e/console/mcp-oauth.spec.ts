@@ -1,18 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  type OAuthClientProvider,
-  refreshAuthorization,
-  UnauthorizedError,
-} from "@modelcontextprotocol/sdk/client/auth.js";
+import { refreshAuthorization, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   OAuthClientInformationMixed,
-  OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { Page } from "@playwright/test";
+import { MemoryOAuthProvider } from "@switchboard/web/testing";
 import { expect, test } from "../support/test";
 import { signUp } from "./sign-up";
 
@@ -44,52 +40,10 @@ test.afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())
 
 const redirect = () => `${origin}/callback`;
 
-class MemoryProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
-  constructor(
-    readonly name: string,
-    info?: OAuthClientInformationMixed,
-  ) {
-    this.info = info;
-  }
-  get redirectUrl() {
-    return redirect();
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: this.name,
-      redirect_uris: [redirect()],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  state() {
-    return "e2e-state";
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
+/** The SDK's provider interface, kept in memory, sent back to the loopback app above. */
+class MemoryProvider extends MemoryOAuthProvider {
+  constructor(name: string, info?: OAuthClientInformationMixed) {
+    super({ name, redirect: redirect(), state: "e2e-state" }, info);
   }
 }
 

@@ -7,6 +7,7 @@ import {
   KeyUnavailableError,
   loadConfig,
   parseInput,
+  rootCause,
 } from "@switchboard/core";
 import { z } from "zod";
 import { dataDir, InstanceNotFoundError, resolveDatabaseUrl, whereLooked } from "./instance";
@@ -119,8 +120,7 @@ export async function runCli(
       );
     if (!(error instanceof CoreError)) {
       // Report the root cause (ECONNREFUSED, say), not a wrapper's "Failed query: <sql>".
-      let root: unknown = error;
-      while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+      const root = rootCause(error);
       const message = root instanceof Error ? root.message || root.name : String(root);
       return fail("internal_error", message);
     }

@@ -3,6 +3,7 @@ import { describeError, migrationStatus } from "@switchboard/db";
 import { sql } from "drizzle-orm";
 import type { CoreDeps } from "./deps";
 import { log } from "./log";
+import { rootCause } from "./root-cause";
 import { isDraining } from "./shutdown";
 import { speechSetup } from "./voice/speech-engine";
 import { transcriptionSetup } from "./voice/speech-to-text";
@@ -71,8 +72,7 @@ export function watchDatabase(
       await deps.sql`select 1`;
       failures = 0;
     } catch (error) {
-      let root: unknown = error;
-      while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+      const root = rootCause(error);
       const code = (root as { code?: unknown }).code;
       failures = typeof code === "string" && GONE_FOR_GOOD.has(code) ? failures + 1 : 0;
       if (failures === attempts) {

@@ -270,6 +270,7 @@ export {
   listOwnRecords,
   updateOwnRecord,
 } from "./records/person-records";
+export { rootCause } from "./root-cause";
 export { authSecret, retireKeysKeptInDatabase } from "./settings";
 export { beginDrain, drainSignal, isDraining } from "./shutdown";
 export { pollEvents } from "./updates/poll-events";

@@ -9,6 +9,7 @@ import {
   findAgent,
   latestSeq,
   readEvents,
+  rootCause,
 } from "@switchboard/core";
 import { command, str } from "../command";
 import { dataDir } from "../instance";
@@ -169,8 +170,7 @@ async function forward(
     const ms = Math.round(performance.now() - started);
     return { event: summary, answer: { status: answer.status, ms, ...(body && { body }) } };
   } catch (error) {
-    let root: unknown = error;
-    while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+    const root = rootCause(error);
     return { event: summary, error: root instanceof Error ? root.message : String(root) };
   }
 }

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { rootCause } from "@switchboard/core/root-cause";
 import { readInstance } from "../instance";
 
 /**
@@ -29,8 +30,7 @@ function baseUrl(flag: string | undefined): string {
 }
 
 function why(error: unknown): string {
-  let root: unknown = error;
-  while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+  const root = rootCause(error);
   const message = root instanceof Error ? root.message || root.name : String(root);
   if (/fetch failed|ECONNREFUSED/.test(message)) return "the service is not reachable";
   return message;

@@ -1,13 +1,8 @@
-import {
-  type OAuthClientProvider,
-  refreshAuthorization,
-  UnauthorizedError,
-} from "@modelcontextprotocol/sdk/client/auth.js";
+import { refreshAuthorization, UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type {
   OAuthClientInformationMixed,
-  OAuthClientMetadata,
   OAuthTokens,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import {
@@ -26,6 +21,7 @@ import * as mcp from "../../app/api/agent/v1/mcp/route";
 import * as register from "../../app/api/oauth/register/route";
 import * as revoke from "../../app/api/oauth/revoke/route";
 import * as token from "../../app/api/oauth/token/route";
+import { MemoryOAuthProvider } from "../testing";
 import { provideDeps } from "./deps";
 
 /**
@@ -61,49 +57,9 @@ const inProcessFetch = (async (input: string | URL | Request, init?: RequestInit
 }) as typeof fetch;
 
 /** The SDK's provider interface, kept in memory; the "browser" is a URL we read. */
-class MemoryProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = "";
-  authorizationUrl: URL | undefined;
+class MemoryProvider extends MemoryOAuthProvider {
   constructor(info?: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "SDK Test Client",
-      redirect_uris: [REDIRECT],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  state() {
-    return "state-123";
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(info: OAuthClientInformationMixed) {
-    this.info = info;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.saved = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
+    super({ name: "SDK Test Client", redirect: REDIRECT, state: "state-123" }, info);
   }
 }
 

@@ -8,9 +8,10 @@ import type {
   RecordCard,
 } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import { keyAt, newestFirst, type OrderKey, olderThan } from "../paging";
 import { type ActionRow, rejectionOf, skillOf } from "./action-shape";
 
 const { actions, users } = schema;
@@ -63,6 +64,9 @@ export function toActionDecision(row: AuditColumns): ActionDecision | null {
   };
 }
 
+/** Decisions newest first: by when they were made. */
+const decisionOrder: OrderKey = [actions.resolvedAt, actions.id];
+
 interface Page {
   before?: DecisionCursor;
   limit?: number;
@@ -75,13 +79,7 @@ function pageBounds(page: Page) {
       issues: [{ path: "limit", message: `must be 1-${MAX_DECISION_PAGE}` }],
     });
   const before = page.before
-    ? or(
-        sql`${actions.resolvedAt} < ${new Date(page.before.at).toISOString()}::timestamptz`,
-        and(
-          sql`${actions.resolvedAt} = ${new Date(page.before.at).toISOString()}::timestamptz`,
-          sql`${actions.id} < ${page.before.actionId}`,
-        ),
-      )
+    ? olderThan(decisionOrder, keyAt(new Date(page.before.at), page.before.actionId))
     : undefined;
   return { limit, before };
 }
@@ -95,7 +93,6 @@ function nextCursor<T extends { at: string; actionId: string }>(
 }
 
 const decided = ne(actions.state, "pending");
-const newestFirst = [desc(actions.resolvedAt), desc(actions.id)];
 
 /**
  * An agent's decided proposals for its owner's page: counts by outcome (an approval with changes
@@ -126,7 +123,7 @@ export async function listAgentDecisions(
       .from(actions)
       .innerJoin(users, eq(users.id, actions.userId))
       .where(and(eq(actions.agentId, agentId), decided, before))
-      .orderBy(...newestFirst)
+      .orderBy(...newestFirst(decisionOrder))
       .limit(limit + 1),
   ]);
   const decisions = rows.map(({ action, person }) => ({
@@ -162,7 +159,7 @@ export async function listPersonDecisions(
     .from(actions)
     .innerJoin(users, eq(users.id, actions.agentId))
     .where(and(eq(actions.userId, userId), decided, before))
-    .orderBy(...newestFirst)
+    .orderBy(...newestFirst(decisionOrder))
     .limit(limit + 1);
   const decisions = rows.map(({ action, agent }) => ({
     ...(toActionDecision(action) as ActionDecision),

@@ -1,10 +1,10 @@
 import type { AgentAction, AgentMessage } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
-import { acquireLease } from "../limits/leases";
+import { keyAt, newestFirst, type OrderKey, olderThan } from "../paging";
 import { toAgentMessage } from "../sending/compose-message";
-import { drainSignal } from "../shutdown";
+import { parkUntilWoken } from "../updates/park-until-woken";
 import { type ActionRow, toAgentAction } from "./action-shape";
 
 const { actions, messages } = schema;
@@ -47,6 +47,8 @@ export interface ProposalCursor {
   id: string;
 }
 
+const proposalOrder: OrderKey = [actions.createdAt, actions.id];
+
 /** A page of the agent's own proposals, newest first, and where the next page starts. */
 export async function listProposalPage(
   deps: CoreDeps,
@@ -60,14 +62,10 @@ export async function listProposalPage(
     .where(
       and(
         eq(actions.agentId, agentId),
-        after &&
-          or(
-            lt(actions.createdAt, after.createdAt),
-            and(eq(actions.createdAt, after.createdAt), lt(actions.id, after.id)),
-          ),
+        after && olderThan(proposalOrder, keyAt(after.createdAt, after.id)),
       ),
     )
-    .orderBy(desc(actions.createdAt), desc(actions.id))
+    .orderBy(...newestFirst(proposalOrder))
     .limit(limit + 1);
   const page = rows.slice(0, limit);
   const last = page.at(-1);
@@ -91,49 +89,11 @@ export async function waitForDecision(
   maxMs: number,
   signal?: AbortSignal,
 ): Promise<Proposal | null> {
-  const first = await findProposal(deps, agentId, actionId);
-  const drain = drainSignal();
-  if (first?.action.state !== "pending" || maxMs <= 0 || drain.aborted) return first;
-  const lease = await acquireLease(
-    deps,
-    "long-poll",
-    agentId,
-    deps.config.LONGPOLL_MAX_PARKED,
-    "long-poll requests",
-  );
-  let pending = false;
-  let wake: (() => void) | undefined;
-  const unsubscribe = await deps.notifier.subscribe(`agent:${agentId}`, () => {
-    pending = true;
-    wake?.();
+  return parkUntilWoken(deps, agentId, {
+    first: await findProposal(deps, agentId, actionId),
+    read: () => findProposal(deps, agentId, actionId),
+    ready: (proposal) => proposal?.action.state !== "pending",
+    maxMs,
+    signal,
   });
-  // Plain listeners, removed at the end (decision 0046), not AbortSignal.any.
-  const onStop = () => wake?.();
-  signal?.addEventListener("abort", onStop);
-  drain.addEventListener("abort", onStop);
-  const deadline = Date.now() + maxMs;
-  try {
-    // Subscribed first, then read again: a decision committed in between is not missed.
-    for (;;) {
-      pending = false;
-      const proposal = await findProposal(deps, agentId, actionId);
-      const left = deadline - Date.now();
-      if (proposal?.action.state !== "pending") return proposal;
-      if (left <= 0 || signal?.aborted || drain.aborted) return proposal;
-      if (!pending)
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-      wake = undefined;
-    }
-  } finally {
-    signal?.removeEventListener("abort", onStop);
-    drain.removeEventListener("abort", onStop);
-    unsubscribe();
-    await lease.release();
-  }
 }

@@ -1,6 +1,6 @@
 import type { ActionDecision, AgentAction, AgentUser } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, asc, count, eq, gt, gte, min, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, gte, min, or, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { agentUserColumns, findUser, toAgentUser } from "../identity/users";
 import { type ActionRow, toAgentAction } from "./action-shape";
@@ -27,9 +27,15 @@ export interface WaitingCount {
   nextExpiresAt: string | null;
 }
 
-/** Pending and not yet past its time: a card the timer has not expired yet is not waiting. */
+/**
+ * A card that waits at `now`: pending and not yet past its time (a card the timer has not
+ * expired yet is not waiting). The one definition, for every query that counts or lists them.
+ */
+export const cardWaitingAt = (now: Date): SQL =>
+  sql`(${eq(actions.state, "pending")} and ${gt(actions.expiresAt, now)})`;
+
 const waitingOn = (userId: string, now: Date) =>
-  and(eq(actions.userId, userId), eq(actions.state, "pending"), gt(actions.expiresAt, now));
+  and(eq(actions.userId, userId), cardWaitingAt(now));
 
 /**
  * Every card that waits on the person, across their chats, the one expiring first first (at most
@@ -56,10 +62,7 @@ export async function listWaitingCards(
         since
           ? and(
               eq(actions.userId, user.id),
-              or(
-                and(eq(actions.state, "pending"), gt(actions.expiresAt, since)),
-                gte(actions.resolvedAt, since),
-              ),
+              or(cardWaitingAt(since), gte(actions.resolvedAt, since)),
             )
           : waitingOn(user.id, now),
       )

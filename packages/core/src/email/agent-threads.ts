@@ -10,9 +10,13 @@ import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { agentUserColumns, toAgentUser } from "../identity/users";
+import { keyOfRow, newestFirst, type OrderKey, olderThan } from "../paging";
 import { agentSubject, mayReadEmails, toAgentEmailMessage, toEmailMessage } from "./email-shape";
 
 const { agentContacts, emailMessages, emailParticipants, emailThreads, users } = schema;
+
+/** Threads newest first, by their last email: the agent's and the person's lists alike. */
+export const threadOrder: OrderKey = [emailThreads.lastMessageAt, emailThreads.id];
 
 const me = alias(emailParticipants, "me");
 const other = alias(emailParticipants, "other");
@@ -52,7 +56,7 @@ function selectAgentThreads(db: Executor, agentId: string, where: SQL | undefine
       and(eq(agentContacts.userId, users.id), eq(agentContacts.agentId, agentId)),
     )
     .where(and(eq(me.userId, agentId), where))
-    .orderBy(desc(emailThreads.lastMessageAt), desc(emailThreads.id));
+    .orderBy(...newestFirst(threadOrder));
 }
 
 /** One of the agent's 1:1 threads (none when it is not in it, or it is a group thread). */
@@ -78,7 +82,7 @@ export async function readAgentThreadPage(
     const [anchor] = await readAgentThreads(deps.db, agentId, page.before);
     if (!anchor) throw new CoreError("not_found", `No email thread ${page.before}`);
     // Compared in the database: the timestamp keeps microseconds a Date would drop.
-    after = sql`(${emailThreads.lastMessageAt}, ${emailThreads.id}) < (select t.last_message_at, t.id from email_threads t where t.id = ${page.before})`;
+    after = olderThan(threadOrder, keyOfRow(emailThreads, threadOrder, page.before));
   }
   const rows = await selectAgentThreads(deps.db, agentId, after).limit(page.limit + 1);
   return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };

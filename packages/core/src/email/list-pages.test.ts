@@ -88,6 +88,18 @@ it("pages conversations, email threads and a thread's emails with limit, before 
   const rest = await listAgentEmails(t.deps, agent.id, { limit: 2, before: threads[2] });
   expect([rest.threads.map((th) => th.subject), rest.hasMore]).toEqual([["To B"], false]);
 
+  // The inbox read as a participant reads it (here the agent's own), the same order and pages.
+  const inbox = await listPersonEmailThreads(t.deps, agent.id, { limit: 2 });
+  expect([inbox.threads.map((th) => th.id), inbox.hasMore]).toEqual([
+    [threads[0], threads[2]],
+    true,
+  ]);
+  const inboxRest = await listPersonEmailThreads(t.deps, agent.id, {
+    limit: 2,
+    before: threads[2],
+  });
+  expect([inboxRest.threads.map((th) => th.id), inboxRest.hasMore]).toEqual([[threads[1]], false]);
+
   // A thread's emails: the newest two, oldest first within the page, then the ones before.
   const newest = await getAgentEmailThread(t.deps, agent.id, first, { limit: 2 });
   expect(AgentEmailThreadResponse.parse(newest)).toEqual(newest);

@@ -4,6 +4,8 @@ import { and, asc, desc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { agentUserColumns, seenUserColumns, toAgentUser } from "../identity/users";
+import { keyOfRow, newestFirst, olderThan } from "../paging";
+import { threadOrder } from "./agent-threads";
 import { toEmailMessage } from "./email-shape";
 
 const { emailMessages, emailParticipants, emailThreads, users } = schema;
@@ -36,11 +38,11 @@ export async function readPersonThreads(
         "threadId" in which ? eq(emailThreads.id, which.threadId) : undefined,
         // Compared in the database: the timestamp keeps microseconds a Date would drop.
         "before" in which && which.before !== undefined
-          ? sql`(${emailThreads.lastMessageAt}, ${emailThreads.id}) < (select t.last_message_at, t.id from email_threads t where t.id = ${which.before})`
+          ? olderThan(threadOrder, keyOfRow(emailThreads, threadOrder, which.before))
           : undefined,
       ),
     )
-    .orderBy(desc(emailThreads.lastMessageAt), desc(emailThreads.id));
+    .orderBy(...newestFirst(threadOrder));
   const rows = await ("limit" in which ? query.limit(which.limit) : query);
   const ids = rows.map((r) => r.thread.id);
   if (ids.length === 0) return [];

@@ -1,10 +1,11 @@
 import type { AgentConversationsResponse, AgentScope, PageQuery } from "@switchboard/contract";
 import { inConsentOrder } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { agentUserColumns, toAgentUser } from "../identity/users";
+import { keyOfRow, newestFirst, type OrderKey, olderThan } from "../paging";
 
 const { agentContacts, conversations, users } = schema;
 
@@ -19,7 +20,10 @@ export async function listAgentConversations(
   agentId: string,
   page: PageQuery = { limit: 50 },
 ): Promise<AgentConversationsResponse> {
-  const activity = sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`;
+  const order: OrderKey = [
+    sql`coalesce(${conversations.lastMessageAt}, ${conversations.createdAt})`,
+    conversations.id,
+  ];
   let after: SQL | undefined;
   if (page.before !== undefined) {
     const [anchor] = await deps.db
@@ -30,7 +34,7 @@ export async function listAgentConversations(
       );
     if (!anchor) throw new CoreError("not_found", `No conversation ${page.before}`);
     // Compared in the database: the timestamps keep microseconds a Date would drop.
-    after = sql`(${activity}, ${conversations.id}) < (select coalesce(c.last_message_at, c.created_at), c.id from conversations c where c.id = ${page.before})`;
+    after = olderThan(order, keyOfRow(conversations, order, page.before));
   }
   const rows = await deps.db
     .select({ contact: agentContacts, conversation: conversations, person: agentUserColumns })
@@ -38,7 +42,7 @@ export async function listAgentConversations(
     .innerJoin(conversations, eq(conversations.id, agentContacts.conversationId))
     .innerJoin(users, eq(users.id, agentContacts.userId))
     .where(and(eq(agentContacts.agentId, agentId), after))
-    .orderBy(desc(activity), desc(conversations.id))
+    .orderBy(...newestFirst(order))
     .limit(page.limit + 1); // one more than the page, to know there are more
   return {
     conversations: rows.slice(0, page.limit).map(({ contact, conversation, person }) => ({

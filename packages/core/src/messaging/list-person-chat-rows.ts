@@ -1,10 +1,12 @@
 import type { PersonConversation } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { cardWaitingAt } from "../actions/waiting-cards";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { findUser, seenColumnsOf, toAgentUser } from "../identity/users";
+import { keyAt, newestFirst, type OrderKey, olderThan } from "../paging";
 import { agentTypingUntil, chatActivity, lastMessagesOf, unreadCount } from "./person-chat";
 
 const { actions, agentContacts, conversations, users } = schema;
@@ -98,10 +100,13 @@ function parseCursor(cursor: string): Keyset {
   return { micros: match[1] as string, id: match[2] as string };
 }
 
+/** The list's order: newest activity first. */
+const listOrder: OrderKey = [chatActivity, conversations.id];
+
 /** Strictly after the keyset in list order (older activity, or the same and a smaller id). */
-function olderThan(after: Keyset): SQL {
+function afterKeyset(after: Keyset): SQL {
   const at = sql`(timestamptz 'epoch' + ${after.micros}::bigint * interval '1 microsecond')`;
-  return sql`(${chatActivity}, ${conversations.id}) < (${at}, ${after.id})`;
+  return olderThan(listOrder, keyAt(at, after.id));
 }
 
 /** The agent's name or number contains the words (LIKE's wildcards taken literally). */
@@ -116,8 +121,7 @@ const pendingCards = (now: Date) =>
     select count(*)::int from ${actions}
     where ${actions.conversationId} = ${conversations.id}
       and ${actions.userId} = ${agentContacts.userId}
-      and ${actions.state} = 'pending'
-      and ${actions.expiresAt} > ${now.toISOString()}::timestamptz
+      and ${cardWaitingAt(now)}
   )`.mapWith(Number);
 
 /** The rows in list order; the counts and typing state are worked out for these rows only. */
@@ -147,11 +151,11 @@ async function readRows(
     .where(
       and(
         eq(agentContacts.userId, userId),
-        after ? olderThan(after) : undefined,
+        after ? afterKeyset(after) : undefined,
         search ? named(search) : undefined,
       ),
     )
-    .orderBy(desc(chatActivity), desc(conversations.id))
+    .orderBy(...newestFirst(listOrder))
     .limit(take);
   return rows.map((r) => ({
     id: r.id,
