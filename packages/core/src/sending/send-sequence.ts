@@ -105,7 +105,7 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
   if (pipeline && remembered && !steps.check && !steps.materialize?.(prepared, remembered)) {
     const sent = await pipelinedSend(deps, steps, pipeline, prepared, remembered);
     if (!(sent instanceof Retarget)) return sent.result;
-    targets?.set(pipeline.key, sent.access); // another target now: the classic order below
+    if (targets) remember(targets, pipeline.key, sent.access); // another target: the classic order
   }
   const access = await steps.access(prepared);
   if (pipeline && targets) remember(targets, pipeline.key, access);
