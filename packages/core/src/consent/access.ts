@@ -1,5 +1,5 @@
 import type { AgentScope, AgentUser, Initiation } from "@switchboard/contract";
-import { schema } from "@switchboard/db";
+import { schema, type Tx } from "@switchboard/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
@@ -87,10 +87,143 @@ export async function checkAgentAccess(
   try {
     return decide(deps, need, await readStanding(deps, agentId, target));
   } catch (error) {
-    if (need.initiating && error instanceof CoreError && refusedSendCodes.has(error.code))
-      await recordRefusedSend(deps, agentId, error.code);
+    if (need.initiating) await countRefusedSend(deps, agentId, error);
     throw error;
   }
+}
+
+/**
+ * Counts a send refused for consent (`not_a_contact`, `scope_not_granted`,
+ * `reply_window_closed`, `blocked`) toward the agent's daily refused-send ceiling; any other
+ * error is not a refusal and counts nothing. In a transaction of its own: call it once the
+ * refused send's transaction, if any, has ended (it writes the agent's usage row the send's
+ * charge holds).
+ */
+export async function countRefusedSend(
+  deps: CoreDeps,
+  agentId: string,
+  error: unknown,
+): Promise<void> {
+  if (error instanceof CoreError && refusedSendCodes.has(error.code))
+    await recordRefusedSend(deps, agentId, error.code);
+}
+
+/**
+ * `checkAgentAccess` toward a number or a conversation, read inside the caller's transaction
+ * (a send going out in one write, decision 0078): the same read and the same decision, but a
+ * refusal is not counted here; the caller counts it (`countRefusedSend`) once its transaction
+ * has rolled back. One fixed statement per target kind, so Postgres prepares it once per
+ * connection.
+ */
+export async function checkAgentAccessIn(
+  tx: Tx,
+  deps: CoreDeps,
+  agentId: string,
+  target: Pick<AccessTarget, "to" | "conversationId">,
+  need: AccessNeed,
+): Promise<AgentAccess> {
+  const byNumber = target.to !== undefined;
+  if (byNumber === (target.conversationId !== undefined))
+    throw new CoreError("validation_error", "Give exactly one of to or conversationId", {
+      issues: [{ path: "to", message: "give exactly one of to or conversationId" }],
+    });
+  const [row] = await tx.execute<StandingRow>(
+    byNumber
+      ? sql`${standingColumns}
+      from users p
+      join users a on a.id = ${agentId}
+      left join agent_contacts c on c.user_id = p.id and c.agent_id = ${agentId}
+      left join conversations conv on conv.id = c.conversation_id
+      left join conversation_members me on me.conversation_id = conv.id and me.user_id = ${agentId}
+      where p.num = ${target.to} limit 1`
+      : sql`${standingColumns}
+      from conversations conv
+      join users a on a.id = ${agentId}
+      left join conversation_members me on me.conversation_id = conv.id and me.user_id = ${agentId}
+      left join conversation_members other
+        on other.conversation_id = conv.id and other.user_id <> ${agentId}
+      left join users p on p.id = other.user_id
+      left join agent_contacts c on c.user_id = p.id and c.agent_id = ${agentId}
+      where conv.id = ${target.conversationId} limit 1`,
+  );
+  if (!row)
+    throw byNumber
+      ? new CoreError("not_found", `Nobody has the number ${target.to}`)
+      : new CoreError("not_found", `No conversation ${target.conversationId}`);
+  return decide(deps, need, {
+    person:
+      row.p_id === null
+        ? null
+        : {
+            id: row.p_id,
+            num: row.p_num,
+            displayName: row.p_display_name,
+            avatarUrl: row.p_avatar_url,
+            userType: row.p_user_type,
+            suspendedAt: row.p_suspended_at,
+          },
+    contact:
+      row.c_user_id === null
+        ? null
+        : {
+            userId: row.c_user_id,
+            conversationId: row.c_conversation_id,
+            addedAt: row.c_added_at,
+            grantedScopes: row.c_granted_scopes,
+            initiation: row.c_initiation,
+            blockedAt: row.c_blocked_at,
+            lastInboundAt: row.c_last_inbound_at,
+          },
+    agent: {
+      id: row.a_id,
+      num: row.a_num,
+      displayName: row.a_display_name,
+      avatarUrl: row.a_avatar_url,
+      userType: row.a_user_type,
+    },
+    conversationId: row.conversation_id,
+    kind: row.kind,
+    member: row.member,
+    message: null,
+    via: byNumber ? "to" : "conversation",
+  } as Standing);
+}
+
+/** The columns of `readStanding`'s queries, as `checkAgentAccessIn`'s statements name them. */
+const standingColumns = sql.raw(`select
+  p.id as p_id, p.num as p_num, p.display_name as p_display_name, p.avatar_url as p_avatar_url,
+  p.user_type as p_user_type, p.suspended_at as p_suspended_at,
+  c.user_id as c_user_id, c.conversation_id as c_conversation_id, c.added_at as c_added_at,
+  c.granted_scopes as c_granted_scopes, c.initiation as c_initiation,
+  c.blocked_at as c_blocked_at, c.last_inbound_at as c_last_inbound_at,
+  a.id as a_id, a.num as a_num, a.display_name as a_display_name, a.avatar_url as a_avatar_url,
+  a.user_type as a_user_type,
+  conv.id as conversation_id, conv.kind, me.user_id as member`);
+
+type UserRow = typeof users.$inferSelect;
+type ContactRow = typeof agentContacts.$inferSelect;
+interface StandingRow extends Record<string, unknown> {
+  p_id: string | null;
+  p_num: string;
+  p_display_name: string | null;
+  p_avatar_url: string | null;
+  p_user_type: UserRow["userType"];
+  p_suspended_at: Date | null;
+  c_user_id: string | null;
+  c_conversation_id: string | null;
+  c_added_at: Date | null;
+  c_granted_scopes: string[];
+  c_initiation: ContactRow["initiation"];
+  c_blocked_at: Date | null;
+  c_last_inbound_at: Date | null;
+  a_id: string;
+  a_num: string;
+  a_display_name: string | null;
+  a_avatar_url: string | null;
+  a_user_type: UserRow["userType"];
+  conversation_id: string | null;
+  kind: (typeof conversations.$inferSelect)["kind"] | null;
+  member: string | null;
 }
 
 const me = alias(conversationMembers, "me");

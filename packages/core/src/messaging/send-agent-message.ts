@@ -24,6 +24,17 @@ export async function sendAgentMessage(
     charge: "message",
     prepare: () => prepareMessage(deps, input),
     access: () => accessForSend(deps, agentId, { to, conversationId }, "messages:write"),
+    // Sent with BEGIN after the first send to a target (decision 0078): the store uses the chat,
+    // the person and the agent's number.
+    pipeline: {
+      key: `${agentId} ${to ?? ""} ${conversationId ?? ""}`,
+      access: (tx) =>
+        accessForSend(deps, agentId, { to, conversationId }, "messages:write", {}, tx),
+      same: (remembered, fresh) =>
+        remembered.conversationId === fresh.conversationId &&
+        remembered.person.id === fresh.person.id &&
+        remembered.agent.num === fresh.agent.num,
+    },
     materialize: (prepared) => materializeMessage(deps, prepared),
     store: async (tx, prepared, access) => {
       const row = await insertMessage(tx, deps, {
