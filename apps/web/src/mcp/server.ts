@@ -18,7 +18,7 @@ import {
   toolArguments,
 } from "@switchboard/contract";
 import { CoreError, parseIdempotencyKey } from "@switchboard/core";
-import type { Admit } from "~/server/api-route";
+import { type Admit, answeredJson } from "~/server/api-route";
 import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
@@ -93,6 +93,15 @@ const toolError = (envelope: unknown): CallToolResult => ({
 
 /** The REST answer as a tool result: JSON as structured content (and text), bytes as audio. */
 async function toolResult(response: Response): Promise<CallToolResult> {
+  // The pipeline's own JSON answer, taken as it was serialised (no body read, no parse).
+  const known = answeredJson(response);
+  if (known) {
+    const body = "value" in known ? known.value : JSON.parse(known.text);
+    return {
+      structuredContent: body as Record<string, unknown>,
+      content: [{ type: "text", text: known.text }],
+    };
+  }
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("application/json")) {
     const bytes = Buffer.from(await response.arrayBuffer());
