@@ -1,5 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { mcpInstructions, mcpOperations, operations, toolArguments } from "@switchboard/contract";
 import {
   addContact,
@@ -11,7 +12,7 @@ import {
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { createDb } from "@switchboard/db";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { provideDeps } from "~/server/deps";
 import { agentRoutes } from "./routes";
 import { handleMcp } from "./server";
@@ -202,6 +203,43 @@ const toolCall = (id: number, name: string, args: Record<string, unknown> = {}) 
   id,
   method: "tools/call",
   params: { name, arguments: args },
+});
+
+it("answers a lone tool call without the SDK's server, in the words the SDK would use", async () => {
+  const connect = vi.spyOn(Server.prototype, "connect");
+  try {
+    const answer = async (messages: unknown) => {
+      connect.mockClear();
+      const response = await mcpPost(`agent:${token}`, messages);
+      const body = await response.json();
+      return {
+        status: response.status,
+        type: response.headers.get("content-type"),
+        body,
+        sdk: connect.mock.calls.length > 0,
+      };
+    };
+    for (const call of [
+      toolCall(7, "getMe"),
+      { ...toolCall(8, "getMe"), id: "eight" },
+      toolCall(9, "noSuchTool"),
+      toolCall(10, "getMe", { nope: 1 }),
+    ]) {
+      // A batch of one is the SDK's path, answered as one object too.
+      const [plain, batched] = [await answer(call), await answer([call])];
+      expect(plain.sdk, JSON.stringify(call)).toBe(false);
+      expect(batched.sdk).toBe(true);
+      expect(plain).toEqual({ ...batched, sdk: false });
+    }
+    // What the SDK refuses, or handles as more than a call, still goes to it.
+    const task = { ...toolCall(11, "getMe"), params: { name: "getMe", arguments: {}, task: {} } };
+    for (const message of [task, { ...toolCall(12, "getMe"), jsonrpc: "1.0" }]) {
+      const routed = await answer(message);
+      expect(routed.sdk, JSON.stringify(message)).toBe(true);
+    }
+  } finally {
+    connect.mockRestore();
+  }
 });
 
 /** The REST call of an operation, through its route as Next would call it. */

@@ -5,6 +5,7 @@ import {
   CallToolRequestSchema,
   type CallToolResult,
   ListToolsRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import {
@@ -17,7 +18,7 @@ import {
   toolArguments,
 } from "@switchboard/contract";
 import { CoreError, parseIdempotencyKey } from "@switchboard/core";
-import type { Admit } from "~/server/api-route";
+import { type Admit, answeredJson } from "~/server/api-route";
 import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
@@ -92,6 +93,15 @@ const toolError = (envelope: unknown): CallToolResult => ({
 
 /** The REST answer as a tool result: JSON as structured content (and text), bytes as audio. */
 async function toolResult(response: Response): Promise<CallToolResult> {
+  // The pipeline's own JSON answer, taken as it was serialised (no body read, no parse).
+  const known = answeredJson(response);
+  if (known) {
+    const body = "value" in known ? known.value : JSON.parse(known.text);
+    return {
+      structuredContent: body as Record<string, unknown>,
+      content: [{ type: "text", text: known.text }],
+    };
+  }
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("application/json")) {
     const bytes = Buffer.from(await response.arrayBuffer());
@@ -310,6 +320,8 @@ export async function handleMcp(request: Request): Promise<Response> {
       return errorResponse("validation_error", `At most ${MAX_BATCH} messages in one batch`, {
         issues: [{ path: "", message: `at most ${MAX_BATCH} messages` }],
       });
+    const call = plainToolCall(request, parsed);
+    if (call) return await answerToolCall(post, call);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -322,4 +334,61 @@ export async function handleMcp(request: Request): Promise<Response> {
   } catch (error) {
     return toErrorResponse(error, requestId);
   }
+}
+
+/** A single `tools/call` that needs nothing of the SDK's but the call itself. */
+interface PlainToolCall {
+  id: string | number;
+  name: string;
+  args: ToolArgs;
+}
+
+/**
+ * The POST is one `tools/call` request, without a task, that the SDK's transport and server
+ * would let through unchanged (its Accept, Content-Type and protocol version headers pass, its
+ * id, name and arguments have their schema's types): it is answered without building a `Server`
+ * and a transport, parsing the message against the SDK's schemas and checking the result against
+ * them (half of a tool call's own CPU, issue 41). Anything else (a batch, initialize,
+ * tools/list, a task, a malformed message, headers the transport refuses) goes to the SDK as
+ * before, which answers it, or refuses it, in its own words.
+ */
+function plainToolCall(request: Request, message: unknown): PlainToolCall | undefined {
+  if (typeof message !== "object" || message === null || Array.isArray(message)) return;
+  const { jsonrpc, id, method, params } = message as Record<string, unknown>;
+  if (jsonrpc !== "2.0" || method !== "tools/call") return;
+  if (!(typeof id === "string" || Number.isSafeInteger(id))) return;
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return;
+  const { name, arguments: args, task } = params as Record<string, unknown>;
+  if (typeof name !== "string" || task !== undefined) return;
+  if (args !== undefined && (typeof args !== "object" || args === null || Array.isArray(args)))
+    return;
+  const accept = request.headers.get("accept") ?? "";
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) return;
+  if (!/^application\/json\s*(;|$)/i.test(request.headers.get("content-type") ?? "")) return;
+  const version = request.headers.get("mcp-protocol-version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return;
+  return { id: id as string | number, name, args: (args ?? {}) as ToolArgs };
+}
+
+/** The JSON-RPC answer to a plain tool call, as the SDK's JSON response mode words it. */
+async function answerToolCall(post: Post, call: PlainToolCall): Promise<Response> {
+  let answer: Record<string, unknown>;
+  try {
+    answer = { result: await callTool(post, call.name, call.args), jsonrpc: "2.0", id: call.id };
+  } catch (error) {
+    const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
+    answer = {
+      jsonrpc: "2.0",
+      id: call.id,
+      error: {
+        code: Number.isSafeInteger(code) ? code : -32603,
+        message: message ?? "Internal error",
+        ...(data !== undefined && { data }),
+      },
+    };
+  }
+  return new Response(JSON.stringify(answer), {
+    status: 200,
+    headers: { "Content-Type": "application/json" },
+  });
 }

@@ -3,7 +3,7 @@ import { captureLogs, createAgent, createUser, mintAgentToken } from "@switchboa
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentRoute, devRoute, methods, routes } from "./api-route";
+import { agentRoute, answeredJson, devRoute, methods, routes } from "./api-route";
 import { provideDeps } from "./deps";
 import { MAX_BODY_BYTES } from "./read-body";
 import { ok } from "./responses";
@@ -109,6 +109,20 @@ it("binds a handler to its registry entry: path parameters, input and status com
     { params: Promise.resolve({ thingId: "t1" }) },
   );
   expect(made.status).toBe(201);
+  // The answer is built whole, the pipeline's headers with it, and keeps what it serialised.
+  expect(Object.fromEntries(made.headers)).toEqual({
+    "cache-control": "no-store",
+    "content-type": "application/json",
+    "x-request-id": expect.any(String),
+    "ratelimit-limit": expect.any(String),
+    "ratelimit-remaining": expect.any(String),
+    "ratelimit-reset": expect.any(String),
+    "ratelimit-policy": expect.stringMatching(/^\d+;w=60$/),
+  });
+  expect(answeredJson(made)).toEqual({
+    text: '{"id":"t1","size":3}',
+    value: { id: "t1", size: 3 },
+  });
   expect(await made.json()).toEqual({ id: "t1", size: 3 });
   const other = await route.GET(new Request("http://localhost/api/agent/v1/things/t1"), context);
   expect(other.status).toBe(405);

@@ -26,7 +26,7 @@ import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
 import { idempotent } from "./idempotent-request";
 import { callerKey, readBodyText } from "./read-body";
-import { errorResponse, json, jsonText, toErrorResponse } from "./responses";
+import { errorResponse, json, toErrorResponse } from "./responses";
 import { assertStorableInput, storableQuery } from "./storable-input";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -56,6 +56,11 @@ interface HandlerArgs<P, B, Q> {
   query: Q;
   params: Record<string, string>;
   request: Request;
+  /**
+   * The success answer of serialised JSON, built with every header the pipeline adds (request
+   * id, rate limit) at once rather than set one by one on a built response (issue 41).
+   */
+  respond(text: string, status: number, value?: unknown): Response;
 }
 
 interface Surface<P> {
@@ -151,6 +156,7 @@ function apiRoute<P>(surface: Surface<P>) {
             body: raw,
             successStatus: options.status ?? 200,
           };
+          const admittedRate = rate;
           response = await idempotent(request, keyed, (deps) =>
             handler({
               principal,
@@ -159,6 +165,13 @@ function apiRoute<P>(surface: Surface<P>) {
               query: query as Input<Q>,
               params,
               request,
+              respond: (text, status, value) =>
+                answer(
+                  value === undefined ? { text } : { text, value },
+                  status,
+                  requestId,
+                  admittedRate,
+                ),
             }),
           );
         } catch (error) {
@@ -191,8 +204,49 @@ function apiRoute<P>(surface: Surface<P>) {
   };
 }
 
+/** An answer's JSON: its text, and the value it was serialised from when the route had one. */
+export interface AnsweredJson {
+  text: string;
+  value?: unknown;
+}
+
+/**
+ * Responses `answer` built, with their JSON: `finish` leaves their headers be, and the MCP
+ * endpoint's in-process call takes the JSON from here rather than reading and parsing the body.
+ */
+const answered = new WeakMap<Response, AnsweredJson>();
+
+/** The JSON of a response the pipeline answered with (`answer`), if it was one. */
+export const answeredJson = (response: Response): AnsweredJson | undefined =>
+  answered.get(response);
+
+/** A JSON success answer with `json()`'s headers and `finish`'s, in one construction. */
+function answer(
+  json: AnsweredJson,
+  status: number,
+  requestId: string,
+  rate: RateState | undefined,
+) {
+  const headers: [string, string][] = [
+    ["content-type", "application/json"],
+    ["cache-control", "no-store"],
+    ["x-request-id", requestId],
+  ];
+  if (rate)
+    headers.push(
+      ["ratelimit-limit", String(rate.limit)],
+      ["ratelimit-remaining", String(rate.remaining)],
+      ["ratelimit-reset", String(rate.resetSeconds)],
+      ["ratelimit-policy", `${rate.limit};w=${rate.windowSeconds}`],
+    );
+  const response = new Response(json.text, { status, headers });
+  answered.set(response, json);
+  return response;
+}
+
 /** Every answer carries its request id and, once the caller is known, its rate-limit state. */
 function finish(response: Response, requestId: string, rate: RateState | undefined): Response {
+  if (answered.has(response)) return response;
   response.headers.set("X-Request-Id", requestId);
   if (rate) {
     response.headers.set("RateLimit-Limit", String(rate.limit));
@@ -258,9 +312,12 @@ function surfaceRoute<P>(surface: Surface<P>) {
     const handle = route(options, async (args) => {
       const result = await handler(op ? { ...args, params: op.params.parse(args.params) } : args);
       if (result instanceof Response) return result;
-      return result instanceof JsonText
-        ? jsonText(result.text, op?.status)
-        : json(result, op?.status);
+      if (result instanceof JsonText) return args.respond(result.text, op?.status ?? 200);
+      const text = JSON.stringify(result);
+      // JSON.stringify answers undefined for what is not JSON: json() refuses it as before.
+      return text === undefined
+        ? json(result, op?.status)
+        : args.respond(text, op?.status ?? 200, result);
     });
     return op ? Object.assign(handle, { operation: op }) : handle;
   }

@@ -7,14 +7,6 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   return Response.json(body, { status, headers: { "Cache-Control": "no-store", ...headers } });
 }
 
-/** An answer serialised already (core's JsonText), sent as it is, with json()'s headers. */
-export function jsonText(text: string, status = 200): Response {
-  return new Response(text, {
-    status,
-    headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
-  });
-}
-
 export const ok = (body: unknown, headers?: HeadersInit) => json(body, 200, headers);
 export const created = (body: unknown, headers?: HeadersInit) => json(body, 201, headers);
 
