@@ -1,9 +1,11 @@
 import type { AgentHistoryQuery, AgentMessage } from "@switchboard/contract";
 import { type Db, schema } from "@switchboard/db";
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import type { PendingQuery, Row, Sql } from "postgres";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import type { AdmissionRead } from "../identity/agent-tokens";
 import { JsonText } from "../json-text";
 import { preparedQuery } from "../prepared-query";
 import { toAgentMessage } from "../sending/compose-message";
@@ -38,7 +40,7 @@ export async function listAgentMessagesJson(
   query: AgentHistoryQuery,
 ): Promise<JsonText<{ messages: AgentMessage[]; hasMore: boolean }>> {
   const [row] = await deps.sql<{ history: string }[]>`
-    select ${historyRead(deps, agentId, { conversationId, ...query })} as history`;
+    select ${historyRead(deps.sql, agentId, { conversationId, ...query })} as history`;
   return historyAnswer(row?.history as string, { conversationId, ...query });
 }
 
@@ -47,7 +49,7 @@ export interface HistoryPage extends AgentHistoryQuery {
   conversationId: string;
 }
 
-type Fragment = ReturnType<CoreDeps["sql"]>;
+type Fragment = PendingQuery<Row[]>;
 
 /**
  * One text, as a scalar subquery: the page's whole JSON body, or the code of the refusal. It
@@ -58,10 +60,10 @@ type Fragment = ReturnType<CoreDeps["sql"]>;
  * page joined oldest first, and `hasMore`. The web process reads one text and sends it as it is.
  * `agent` is the agent's id, or an expression of the statement it is part of (the admission's).
  */
-export function historyRead(deps: CoreDeps, agent: string | Fragment, page: HistoryPage): Fragment {
+export function historyRead(pg: Sql, agent: string | Fragment, page: HistoryPage): Fragment {
   const { conversationId, limit } = page;
   const before = page.before ?? null;
-  return deps.sql`(
+  return pg`(
     with standing as (
       select c.kind, me.user_id as member, p.id as person, ac.conversation_id as contact_chat,
              ac.blocked_at, ac.added_at, ac.granted_scopes
@@ -87,7 +89,9 @@ export function historyRead(deps: CoreDeps, agent: string | Fragment, page: Hist
       where m.id = ${before}::text and m.conversation_id = ${conversationId}
     ), page as (
       select m.pos, row_number() over (order by m.pos desc) as n,
-        left(row_to_json(w)::text, -1) || coalesce(${mediaMembers(deps)}, '')
+        left(row_to_json(w)::text, -1)
+          || case when m.media is null or m.media = '{}'::jsonb then ''
+               else coalesce(${mediaMembers(pg)}, '') end
           || case when m.type = 'voice' and m.transcript is not null
                then ',"transcript":' || to_json(m.transcript)::text else '' end
           || '}' as json
@@ -113,6 +117,16 @@ export function historyRead(deps: CoreDeps, agent: string | Fragment, page: Hist
     end
     from page)`;
 }
+
+/** What names a history page read within an admission (`AdmissionRead.column`'s key). */
+export const historyKey = (page: HistoryPage) =>
+  JSON.stringify([page.conversationId, page.limit, page.before ?? null]);
+
+/** The admission's read of a history page (decision 0075): `historyRead`, of the admitted agent. */
+export const historyAdmission = (page: HistoryPage): AdmissionRead["column"] => ({
+  key: historyKey(page),
+  read: (pg, agent) => historyRead(pg, agent, page),
+});
 
 /** `historyRead`'s text as the route's answer, or its refusal raised as checkAgentAccess would. */
 export function historyAnswer(
@@ -144,7 +158,7 @@ export function historyAnswer(
  * gives): jsonb's text is spaced, the wire's is not. Each group is a flat object (the contract's
  * MessageMedia), so its values' jsonb text is already the wire's. Null for no media.
  */
-const mediaMembers = (deps: CoreDeps) => deps.sql`(
+const mediaMembers = (pg: Sql) => pg`(
   select string_agg(',' || to_json(g.key)::text || ':' || case jsonb_typeof(g.value)
       when 'object' then '{' || coalesce((
         select string_agg(to_json(f.key)::text || ':' || f.value::text, ',' order by f.n)
