@@ -89,12 +89,12 @@ export function historyRead(pg: Sql, agent: string | Fragment, page: HistoryPage
       where m.id = ${before}::text and m.conversation_id = ${conversationId}
     ), page as (
       select m.pos, row_number() over (order by m.pos desc) as n,
-        left(row_to_json(w)::text, -1)
-          || case when m.media is null or m.media = '{}'::jsonb then ''
-               else coalesce(${mediaMembers(pg)}, '') end
-          || case when m.type = 'voice' and m.transcript is not null
-               then ',"transcript":' || to_json(m.transcript)::text else '' end
-          || '}' as json
+        case when (m.media is null or m.media = '{}'::jsonb)
+            and (m.type <> 'voice' or m.transcript is null) then row_to_json(w)::text
+          else left(row_to_json(w)::text, -1) || coalesce(${mediaMembers(pg)}, '')
+            || case when m.type = 'voice' and m.transcript is not null
+                 then ',"transcript":' || to_json(m.transcript)::text else '' end
+            || '}' end as json
       from messages m join users u on u.id = m.sender_id
       cross join lateral (select m.id as "id", m.conversation_id as "conversationId",
         m.sender_id as "senderId", u.num as "senderNum", m.type as "type",
