@@ -122,7 +122,7 @@ export function historyRead(pg: Sql, agent: string | Fragment, page: HistoryPage
 export const historyKey = (page: HistoryPage) =>
   JSON.stringify([page.conversationId, page.limit, page.before ?? null]);
 
-/** The admission's read of a history page (decision 0075): `historyRead`, of the admitted agent. */
+/** The admission's read of a history page (decision 0078): `historyRead`, of the admitted agent. */
 export const historyAdmission = (page: HistoryPage): AdmissionRead["column"] => ({
   key: historyKey(page),
   read: (pg, agent) => historyRead(pg, agent, page),
