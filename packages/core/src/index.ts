@@ -167,7 +167,14 @@ export {
   openPersonMessageMedia,
 } from "./messaging/get-person-message-media";
 export { listAgentConversations } from "./messaging/list-agent-conversations";
-export { listAgentMessages, listAgentMessagesJson } from "./messaging/list-agent-messages";
+export {
+  type HistoryPage,
+  historyAdmission,
+  historyAnswer,
+  historyKey,
+  listAgentMessages,
+  listAgentMessagesJson,
+} from "./messaging/list-agent-messages";
 export {
   CHAT_LIST_PAGE_SIZE,
   listPersonChatRows,

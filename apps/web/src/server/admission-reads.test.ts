@@ -1,13 +1,15 @@
-import { createAgent, createUser, mintAgentToken } from "@switchboard/core";
-import { appendEvents, createTestDeps, taggedEvent } from "@switchboard/core/testing";
+import { createAgent, createUser, listAgentMessages, mintAgentToken } from "@switchboard/core";
+import { appendEvents, createTestDeps, taggedEvent, testChat } from "@switchboard/core/testing";
 import { createDb } from "@switchboard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import * as history from "../../app/api/agent/v1/conversations/[conversationId]/messages/route";
 import * as me from "../../app/api/agent/v1/me/route";
 import * as updates from "../../app/api/agent/v1/updates/route";
 import { provideDeps } from "./deps";
 
-// The admission statement carries the read of `GET /me` and the "anything new?" of
-// `GET /updates` (decision 0075): statements per call, counted as postgres.js sends them.
+// The admission statement carries the read of `GET /me`, the "anything new?" of `GET /updates`
+// (decision 0075) and history's page with its access check: statements per call, counted as
+// postgres.js sends them.
 let t: Awaited<ReturnType<typeof createTestDeps>>;
 let traced: ReturnType<typeof createDb>;
 const statements: string[] = [];
@@ -82,4 +84,75 @@ it("still parks and wakes when the admission saw nothing new", async () => {
   const answer = await parked;
   expect(answer.status).toBe(200);
   expect(answer.body.events.map((e: { seq: number }) => e.seq)).toEqual([next?.seq]);
+});
+
+// History: the page read within the admission (`AdmissionRead.column`).
+async function chatWithToken() {
+  const chat = await testChat(t.deps);
+  const { token } = await mintAgentToken(t.deps, chat.agent.id);
+  const get = async (conversationId: string, search: string) => {
+    statements.length = 0;
+    const response = await history.GET(
+      new Request(
+        `http://localhost/api/agent/v1/conversations/${conversationId}/messages${search}`,
+        { headers: { Authorization: `Bearer agent:${token}` } },
+      ),
+      { params: Promise.resolve({ conversationId }) },
+    );
+    return { status: response.status, text: await response.text(), statements: statements.length };
+  };
+  return { ...chat, get };
+}
+
+it("answers a page in one statement, the same bytes as serialising the messages", async () => {
+  const { agent, conversationId, send, get } = await chatWithToken();
+  for (const content of ["one", "two", 'three "quoted"']) await send({ type: "text", content });
+  const objects = async (query: { limit: number; before?: string }) =>
+    JSON.stringify(await listAgentMessages(t.deps, agent.id, conversationId, query));
+
+  const all = await get(conversationId, "?limit=50");
+  expect(all).toEqual({ status: 200, text: await objects({ limit: 50 }), statements: 1 });
+  const newest = await get(conversationId, "?limit=2");
+  expect(newest).toEqual({ status: 200, text: await objects({ limit: 2 }), statements: 1 });
+  const before = JSON.parse(newest.text).messages[0].id;
+  const older = await get(conversationId, `?limit=2&before=${before}`);
+  expect(older).toEqual({
+    status: 200,
+    text: await objects({ limit: 2, before }),
+    statements: 1,
+  });
+});
+
+it("refuses within the one statement as the access check does", async () => {
+  const { conversationId, get } = await chatWithToken();
+  const other = await chatWithToken();
+  const codeOf = (answer: { text: string }) => JSON.parse(answer.text).error.code;
+
+  const forbidden = await other.get(conversationId, "?limit=50");
+  expect([forbidden.status, codeOf(forbidden), forbidden.statements]).toEqual([
+    403,
+    "forbidden",
+    1,
+  ]);
+  const unknown = await get("cnv_nothing_here", "?limit=50");
+  expect([unknown.status, codeOf(unknown), unknown.statements]).toEqual([404, "not_found", 1]);
+  const noAnchor = await get(conversationId, "?limit=50&before=msg_nothing_here");
+  expect([noAnchor.status, codeOf(noAnchor), noAnchor.statements]).toEqual([404, "not_found", 1]);
+});
+
+it("attaches nothing for input its schemas would refuse or an id it would not mint", async () => {
+  const { conversationId, get } = await chatWithToken();
+  const bad = await get(conversationId, "?limit=0");
+  expect([bad.status, JSON.parse(bad.text).error.code, bad.statements]).toEqual([
+    400,
+    "validation_error",
+    1,
+  ]);
+  // Not a plain id: read after the input's own checks, by the handler's own statement.
+  const odd = await get(conversationId, "?limit=5&before=msg%20odd");
+  expect([odd.status, JSON.parse(odd.text).error.code, odd.statements]).toEqual([
+    404,
+    "not_found",
+    2,
+  ]);
 });

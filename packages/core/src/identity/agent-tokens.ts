@@ -1,6 +1,7 @@
 import type { AgentMe, AgentTokenInfo } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { PendingQuery, Row, Sql } from "postgres";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { notifyAgentControl } from "../events/agent-control";
@@ -109,6 +110,8 @@ interface TokenRow {
   request_count: number | null;
   /** Whether the agent has any event after the cursor the call attached (null: none attached). */
   events_after: boolean | null;
+  /** The text of the route's own read (`AdmissionRead.column`; null: none attached). */
+  route_read: string | null;
   /** The agent's profile, for `GET /me` without a second statement. */
   num: string;
   display_name: string | null;
@@ -139,6 +142,7 @@ async function lookupToken(
   countRequest: boolean,
   family: AddressFamily | null,
   eventsAfter: number | null = null,
+  column: AdmissionRead["column"] = undefined,
 ) {
   const window = rateWindow(now, 60);
   const at = now.toISOString();
@@ -181,7 +185,8 @@ async function lookupToken(
            case when ${eventsAfter}::bigint is not null and (select count from hit) is not null
              then exists (select 1 from events e
                           where e.agent_id = found.agent_id and e.seq > ${eventsAfter}::bigint)
-           end as events_after
+           end as events_after,
+           ${column ? deps.sql`case when (select count from hit) is not null then ${column.read(deps.sql, deps.sql`found.agent_id`)} end` : deps.sql`null`}::text as route_read
     from found`;
   return { row: rows[0], window };
 }
@@ -242,6 +247,15 @@ export function assertAgentActive(principal: AgentPrincipal): void {
  */
 export interface AdmissionRead {
   eventsAfter?: number;
+  /**
+   * A route's own read: a scalar subquery of one text, given the agent's id as an expression of
+   * the statement (`read(sql, agent)`), run only for a call let in. `key` names what it read, so the
+   * route uses the text only for the input it then parsed (history: its conversation and page).
+   */
+  column?: {
+    key: string;
+    read: (sql: Sql, agent: PendingQuery<Row[]>) => PendingQuery<Row[]>;
+  };
 }
 
 /** An admitted agent call: who, where it stands against its limit, and what the statement read. */
@@ -250,6 +264,8 @@ export type AdmittedAgent = AgentPrincipal & {
   me: AgentMe;
   /** Given `eventsAfter`: whether any event of the agent's has a seq above it. */
   eventsAfter?: { afterSeq: number; any: boolean };
+  /** Given `column`: the text its read answered. */
+  column?: { key: string; text: string | null };
 };
 
 /**
@@ -273,6 +289,7 @@ export async function authorizeAgentRequest(
     true,
     client.family ?? null,
     read.eventsAfter ?? null,
+    read.column,
   );
   const principal = principalOf(row, now);
   assertAgentActive(principal);
@@ -302,5 +319,6 @@ export async function authorizeAgentRequest(
       found.events_after !== null && {
         eventsAfter: { afterSeq: read.eventsAfter, any: found.events_after },
       }),
+    ...(read.column && { column: { key: read.column.key, text: found.route_read } }),
   };
 }

@@ -1,9 +1,11 @@
 import type { AgentHistoryQuery, AgentMessage } from "@switchboard/contract";
 import { type Db, schema } from "@switchboard/db";
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
+import type { PendingQuery, Row, Sql } from "postgres";
 import { checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
+import type { AdmissionRead } from "../identity/agent-tokens";
 import { JsonText } from "../json-text";
 import { preparedQuery } from "../prepared-query";
 import { toAgentMessage } from "../sending/compose-message";
@@ -28,10 +30,8 @@ export async function listAgentMessages(
 
 /**
  * `listAgentMessages`' answer as the JSON text the route sends, the same bytes
- * `JSON.stringify(await listAgentMessages(…))` makes (issue 41): Postgres reads only the wire
- * fields and writes each message's JSON itself (its time already ISO text: no Date decoded and
- * encoded again), so the web process decodes one text per row, not a dozen columns, and maps
- * and serialises nothing but a media group (jsonb's own text is spaced, the wire's is compact).
+ * `JSON.stringify(await listAgentMessages(…))` makes (issue 41), read by one statement
+ * (`historyRead`) with its access check.
  */
 export async function listAgentMessagesJson(
   deps: CoreDeps,
@@ -39,42 +39,132 @@ export async function listAgentMessagesJson(
   conversationId: string,
   query: AgentHistoryQuery,
 ): Promise<JsonText<{ messages: AgentMessage[]; hasMore: boolean }>> {
-  await checkAgentAccess(deps, agentId, { conversationId }, { scope: "messages:read" });
-  const limit = query.limit + 1; // one more than the page, to know there are more
-  const rows = query.before
-    ? await deps.sql<WireRow[]>`${wireSelect(deps)}
-        where m.conversation_id = ${conversationId}
-          and m.pos < ${await positionOf(deps, conversationId, query.before)}
-        order by m.pos desc limit ${limit}`
-    : await deps.sql<WireRow[]>`${wireSelect(deps)}
-        where m.conversation_id = ${conversationId} order by m.pos desc limit ${limit}`;
-  const page = rows.slice(0, query.limit).reverse();
-  const items = page.map(
-    // head: `{"id":…,"createdAt":…` open; the media group's members (toAgentMessage spreads
-    // them after createdAt) and a voice note's transcript close it.
-    ({ head, media, tail }) =>
-      `${head}${media ? `,${JSON.stringify(JSON.parse(media)).slice(1, -1)}` : ""}${tail}}`,
-  );
-  return new JsonText(`{"messages":[${items.join(",")}],"hasMore":${rows.length > query.limit}}`);
+  const [row] = await deps.sql<{ history: string }[]>`
+    select ${historyRead(deps.sql, agentId, { conversationId, ...query })} as history`;
+  return historyAnswer(row?.history as string, { conversationId, ...query });
 }
 
-interface WireRow {
-  head: string;
-  media: string | null;
-  tail: string;
+/** A history page to read: the conversation, and the route's query. */
+export interface HistoryPage extends AgentHistoryQuery {
+  conversationId: string;
 }
 
-/** The wire fields of a message, in toAgentMessage's order, as compact JSON (row_to_json). */
-const wireSelect = (deps: CoreDeps) => deps.sql`
-  select left(row_to_json(w)::text, -1) as head,
-    case when m.media is null or m.media = '{}'::jsonb then null else m.media::text end as media,
-    case when m.type = 'voice' and m.transcript is not null
-      then ',"transcript":' || to_json(m.transcript)::text else '' end as tail
-  from messages m join users u on u.id = m.sender_id
-  cross join lateral (select m.id as "id", m.conversation_id as "conversationId",
-    m.sender_id as "senderId", u.num as "senderNum", m.type as "type", m.content as "content",
-    m.reply_to_id as "replyToId", m.agent_action_id as "agentActionId",
-    to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt") w`;
+type Fragment = PendingQuery<Row[]>;
+
+/**
+ * One text, as a scalar subquery: the page's whole JSON body, or the code of the refusal. It
+ * checks what `checkAgentAccess` checks for `messages:read` (the conversation, the agent's
+ * membership of the 1:1 chat, the person's standing with it), then finds the `before` anchor,
+ * and has Postgres write the body: each message's wire JSON (`row_to_json` of the wire fields in
+ * toAgentMessage's order, the time as ISO text, the media group compacted from its jsonb), the
+ * page joined oldest first, and `hasMore`. The web process reads one text and sends it as it is.
+ * `agent` is the agent's id, or an expression of the statement it is part of (the admission's).
+ */
+export function historyRead(pg: Sql, agent: string | Fragment, page: HistoryPage): Fragment {
+  const { conversationId, limit } = page;
+  const before = page.before ?? null;
+  return pg`(
+    with standing as (
+      select c.kind, me.user_id as member, p.id as person, ac.conversation_id as contact_chat,
+             ac.blocked_at, ac.added_at, ac.granted_scopes
+      from conversations c
+      left join conversation_members me on me.conversation_id = c.id and me.user_id = ${agent}
+      left join conversation_members other
+        on other.conversation_id = c.id and other.user_id <> ${agent}
+      left join users p on p.id = other.user_id
+      left join agent_contacts ac on ac.user_id = p.id and ac.agent_id = ${agent}
+      where c.id = ${conversationId}
+      limit 1
+    ), refusal as (
+      select case
+        when member is null or kind <> 'direct' or person is null then 'forbidden'
+        when contact_chat is null then 'not_a_contact'
+        when blocked_at is not null then 'blocked'
+        when added_at is null then 'not_a_contact'
+        when not ('messages:read' = any (granted_scopes)) then 'scope_not_granted'
+      end as code
+      from standing
+    ), anchor as (
+      select m.pos from messages m
+      where m.id = ${before}::text and m.conversation_id = ${conversationId}
+    ), page as (
+      select m.pos, row_number() over (order by m.pos desc) as n,
+        case when (m.media is null or m.media = '{}'::jsonb)
+            and (m.type <> 'voice' or m.transcript is null) then row_to_json(w)::text
+          else left(row_to_json(w)::text, -1) || coalesce(${mediaMembers(pg)}, '')
+            || case when m.type = 'voice' and m.transcript is not null
+                 then ',"transcript":' || to_json(m.transcript)::text else '' end
+            || '}' end as json
+      from messages m join users u on u.id = m.sender_id
+      cross join lateral (select m.id as "id", m.conversation_id as "conversationId",
+        m.sender_id as "senderId", u.num as "senderNum", m.type as "type",
+        m.content as "content", m.reply_to_id as "replyToId",
+        m.agent_action_id as "agentActionId",
+        to_char(m.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as "createdAt") w
+      where m.conversation_id = ${conversationId}
+        and exists (select 1 from refusal where code is null)
+        and m.pos < case when ${before}::text is null then ${Number.MAX_SAFE_INTEGER}::bigint
+                         else (select pos from anchor) end
+      order by m.pos desc
+      limit ${limit + 1}::int
+    )
+    select case
+      when not exists (select 1 from standing) then 'not_found'
+      when (select code from refusal) is not null then (select code from refusal)
+      when ${before}::text is not null and not exists (select 1 from anchor) then 'no_anchor'
+      else '{"messages":[' || coalesce(string_agg(json, ',' order by pos) filter (where n <= ${limit}::int), '')
+        || '],"hasMore":' || (count(*) > ${limit}::int)::text || '}'
+    end
+    from page)`;
+}
+
+/** What names a history page read within an admission (`AdmissionRead.column`'s key). */
+export const historyKey = (page: HistoryPage) =>
+  JSON.stringify([page.conversationId, page.limit, page.before ?? null]);
+
+/** The admission's read of a history page (decision 0080): `historyRead`, of the admitted agent. */
+export const historyAdmission = (page: HistoryPage): AdmissionRead["column"] => ({
+  key: historyKey(page),
+  read: (pg, agent) => historyRead(pg, agent, page),
+});
+
+/** `historyRead`'s text as the route's answer, or its refusal raised as checkAgentAccess would. */
+export function historyAnswer(
+  text: string,
+  page: HistoryPage,
+): JsonText<{ messages: AgentMessage[]; hasMore: boolean }> {
+  switch (text) {
+    case "not_found":
+      throw new CoreError("not_found", `No conversation ${page.conversationId}`);
+    case "forbidden":
+      throw new CoreError("forbidden", "The agent is not a participant of this 1:1 conversation");
+    case "not_a_contact":
+      throw new CoreError("not_a_contact", "This person has not added the agent as a contact");
+    case "blocked":
+      throw new CoreError("blocked", "This person has blocked the agent");
+    case "scope_not_granted":
+      throw new CoreError("scope_not_granted", "This person has not granted messages:read", {
+        scope: "messages:read",
+      });
+    case "no_anchor":
+      throw new CoreError("not_found", `No message ${page.before} in this conversation`);
+  }
+  return new JsonText(text);
+}
+
+/**
+ * A message's media group as the members toAgentMessage spreads after `createdAt`, compact
+ * (`,"audio":{"data":…,"duration":…}`), in jsonb's own key order (what JSON.parse of its text
+ * gives): jsonb's text is spaced, the wire's is not. Each group is a flat object (the contract's
+ * MessageMedia), so its values' jsonb text is already the wire's. Null for no media.
+ */
+const mediaMembers = (pg: Sql) => pg`(
+  select string_agg(',' || to_json(g.key)::text || ':' || case jsonb_typeof(g.value)
+      when 'object' then '{' || coalesce((
+        select string_agg(to_json(f.key)::text || ':' || f.value::text, ',' order by f.n)
+        from jsonb_each(g.value) with ordinality f (key, value, n)), '') || '}'
+      else g.value::text end, '' order by g.n)
+  from jsonb_each(m.media) with ordinality g (key, value, n))`;
 
 /** One page of a conversation's messages with their senders' numbers. */
 export async function readMessagePage(

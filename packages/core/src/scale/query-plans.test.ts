@@ -6,7 +6,7 @@ import { latestSeq, readEvents } from "../events/read-events";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { listAgentConversations } from "../messaging/list-agent-conversations";
-import { listAgentMessages } from "../messaging/list-agent-messages";
+import { listAgentMessages, listAgentMessagesJson } from "../messaging/list-agent-messages";
 import { sendPersonMessage } from "../messaging/send-person-message";
 import { createTestDeps } from "../testing";
 
@@ -154,6 +154,13 @@ it("GET /updates, the cursor, history and GET /conversations read only what they
     expect(page).toMatchObject({ hasMore: true });
     expect(page.messages).toHaveLength(50);
     await listAgentMessages(deps, agent.id, conversationId, {
+      limit: 50,
+      before: page.messages[0]?.id,
+    });
+    // The route's one statement: the access check, the anchor and the body Postgres writes.
+    const json = await listAgentMessagesJson(deps, agent.id, conversationId, { limit: 50 });
+    expect(json.text).toBe(JSON.stringify(page));
+    await listAgentMessagesJson(deps, agent.id, conversationId, {
       limit: 50,
       before: page.messages[0]?.id,
     });
