@@ -34,7 +34,8 @@ export function guardRawRequests(settings: OriginSettings = loadConfig()): void 
           refuse(response, { error: { code: "malformed_request", message: odd } });
           return true;
         }
-        const issues = escapeIssues(request.url ?? "/");
+        // Only a percent-escape can fail to decode: most request lines have none to check.
+        const issues = request.url?.includes("%") ? escapeIssues(request.url) : [];
         if (issues.length > 0) {
           refuse(response, {
             error: { code: "validation_error", message: "The URL is not valid UTF-8", issues },
