@@ -1,6 +1,6 @@
 import { eq, sql as raw } from "drizzle-orm";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { createDb } from "./client";
+import { clientOf, createDb } from "./client";
 import { users } from "./schema";
 import { createTestDatabase, dropDatabase } from "./testing";
 
@@ -38,4 +38,18 @@ it("prepares drizzle's statements, in and out of transactions, and reuses them",
   // Run again, each is the statement already prepared, not a new one.
   await byId(client.db);
   expect((await prepared()).length).toBe(texts.length);
+});
+
+it("runs a postgres.js template inside a drizzle transaction, on its connection", async () => {
+  await clientOf(client.db)`create temporary table if not exists kept (n int)`;
+  await expect(
+    client.db.transaction(async (tx) => {
+      await clientOf(tx)`insert into kept values (${7})`;
+      expect(await clientOf(tx)`select n from kept`).toEqual([{ n: 7 }]);
+      throw new Error("roll back");
+    }),
+  ).rejects.toThrow("roll back");
+  // The template's insert rolled back with the drizzle transaction it ran in.
+  expect(await client.sql`select n from kept`).toEqual([]);
+  expect(await prepared()).toEqual(expect.arrayContaining(["insert into kept values ($1)"]));
 });

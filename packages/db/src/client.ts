@@ -67,6 +67,16 @@ export type Sql = Database["sql"];
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export type Executor = Db | Tx;
 
+/**
+ * The postgres.js client under a drizzle handle: the pool's for a `Db`, the transaction's own
+ * connection for a `Tx`. A hot path's statement written as a postgres.js template (one fixed
+ * text, nothing built per call but its parameters; decision 0075) runs on it inside a drizzle
+ * transaction.
+ */
+export function clientOf(executor: Executor): Sql {
+  return (executor as unknown as { session: { client: Sql } }).session.client;
+}
+
 /** Postgres' unique_violation, for callers that retry on a taken number or name. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
   const e = (error as { cause?: unknown })?.cause ?? error;

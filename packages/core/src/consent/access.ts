@@ -1,5 +1,5 @@
 import type { AgentScope, AgentUser, Initiation } from "@switchboard/contract";
-import { schema, type Tx } from "@switchboard/db";
+import { clientOf, type Sql, schema, type Tx } from "@switchboard/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
@@ -127,16 +127,17 @@ export async function checkAgentAccessIn(
     throw new CoreError("validation_error", "Give exactly one of to or conversationId", {
       issues: [{ path: "to", message: "give exactly one of to or conversationId" }],
     });
-  const [row] = await tx.execute<StandingRow>(
-    byNumber
-      ? sql`${standingColumns}
+  // postgres.js's own templates (decision 0075): fixed texts, nothing built per call.
+  const pg = clientOf(tx);
+  const [row] = byNumber
+    ? await pg<StandingRow[]>`${standingColumns(pg)}
       from users p
       join users a on a.id = ${agentId}
       left join agent_contacts c on c.user_id = p.id and c.agent_id = ${agentId}
       left join conversations conv on conv.id = c.conversation_id
       left join conversation_members me on me.conversation_id = conv.id and me.user_id = ${agentId}
-      where p.num = ${target.to} limit 1`
-      : sql`${standingColumns}
+      where p.num = ${target.to as string} limit 1`
+    : await pg<StandingRow[]>`${standingColumns(pg)}
       from conversations conv
       join users a on a.id = ${agentId}
       left join conversation_members me on me.conversation_id = conv.id and me.user_id = ${agentId}
@@ -144,8 +145,7 @@ export async function checkAgentAccessIn(
         on other.conversation_id = conv.id and other.user_id <> ${agentId}
       left join users p on p.id = other.user_id
       left join agent_contacts c on c.user_id = p.id and c.agent_id = ${agentId}
-      where conv.id = ${target.conversationId} limit 1`,
-  );
+      where conv.id = ${target.conversationId as string} limit 1`;
   if (!row)
     throw byNumber
       ? new CoreError("not_found", `Nobody has the number ${target.to}`)
@@ -190,7 +190,7 @@ export async function checkAgentAccessIn(
 }
 
 /** The columns of `readStanding`'s queries, as `checkAgentAccessIn`'s statements name them. */
-const standingColumns = sql.raw(`select
+const standingColumns = (pg: Sql) => pg`select
   p.id as p_id, p.num as p_num, p.display_name as p_display_name, p.avatar_url as p_avatar_url,
   p.user_type as p_user_type, p.suspended_at as p_suspended_at,
   c.user_id as c_user_id, c.conversation_id as c_conversation_id, c.added_at as c_added_at,
@@ -198,11 +198,11 @@ const standingColumns = sql.raw(`select
   c.blocked_at as c_blocked_at, c.last_inbound_at as c_last_inbound_at,
   a.id as a_id, a.num as a_num, a.display_name as a_display_name, a.avatar_url as a_avatar_url,
   a.user_type as a_user_type,
-  conv.id as conversation_id, conv.kind, me.user_id as member`);
+  conv.id as conversation_id, conv.kind, me.user_id as member`;
 
 type UserRow = typeof users.$inferSelect;
 type ContactRow = typeof agentContacts.$inferSelect;
-interface StandingRow extends Record<string, unknown> {
+interface StandingRow {
   p_id: string | null;
   p_num: string;
   p_display_name: string | null;

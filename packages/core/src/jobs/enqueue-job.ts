@@ -1,5 +1,6 @@
-import type { Executor } from "@switchboard/db";
+import { clientOf, type Executor, type Sql } from "@switchboard/db";
 import { sql } from "drizzle-orm";
+import type { PendingQuery, Row } from "postgres";
 import { z } from "zod";
 
 /**
@@ -81,7 +82,8 @@ export type EnqueueFor = "all" | "person-with-device";
  * A payload's `userId` has at least one push subscription. Checked inside the enqueueing
  * statement itself: a person without a device costs a send no job and no statement (issue 41).
  */
-const hasDevice = sql`exists (select 1 from push_subscriptions d where d.user_id = j.payload->>'userId')`;
+const hasDevice = (pg: Sql) =>
+  pg`exists (select 1 from push_subscriptions d where d.user_id = j.payload->>'userId')`;
 
 /** graphile-worker's own default: a job that throws is retried with backoff this many times. */
 const MAX_ATTEMPTS = 25;
@@ -95,7 +97,7 @@ const MAX_ATTEMPTS = 25;
  * row first, a worker either takes it after this transaction commits (and sees its data) or
  * took it before, and then `add_job` re-keys it and inserts a new job.
  */
-const holdKeyed = sql`held as (
+const holdKeyed = (pg: Sql) => pg`held as (
   select 1 from graphile_worker._private_jobs
   where key in (select key from j where key is not null)
   order by key for update
@@ -123,26 +125,30 @@ export async function enqueueJobs<N extends JobName>(
   only: EnqueueFor = "all",
 ): Promise<void> {
   if (jobs.length === 0) return;
-  await db.execute(enqueueSelect(name, jobs, only));
+  const pg = clientOf(db);
+  await pg`${enqueueSelect(pg, name, jobs, only)}`;
 }
 
 /**
  * The statement `enqueueJobs` runs, as a query to use as a CTE of another statement (a message's
  * insert enqueues its push without a round trip of its own). Answers one row per job added.
+ * postgres.js's own template (decision 0075), built on `pg`, the client it will run on.
  */
 export function enqueueSelect<N extends JobName>(
+  pg: Sql,
   name: N,
   jobs: ({ payload: JobPayload<N> } & EnqueueOptions)[],
   only: EnqueueFor = "all",
-) {
+): PendingQuery<Row[]> {
   const rows = jobs.map(
-    (job) => sql`(${JSON.stringify(job.payload)}::json, ${job.queue ?? null}::text,
+    (job) => pg`(${JSON.stringify(job.payload)}::json, ${job.queue ?? null}::text,
       ${job.jobKey ?? null}::text, ${job.runAt?.toISOString() ?? null}::timestamptz,
       ${job.maxAttempts ?? MAX_ATTEMPTS}::int, ${job.keyMode ?? "replace"}::text)`,
   );
-  return sql`with j(payload, queue, key, run_at, max_attempts, key_mode) as (
-    values ${sql.join(rows, sql`, `)}
-  ), ${holdKeyed}
+  const values = rows.reduce((list, row) => pg`${list}, ${row}`);
+  return pg`with j(payload, queue, key, run_at, max_attempts, key_mode) as (
+    values ${values}
+  ), ${holdKeyed(pg)}
   select graphile_worker.add_job(
     ${name},
     j.payload,
@@ -151,7 +157,7 @@ export function enqueueSelect<N extends JobName>(
     max_attempts => j.max_attempts,
     job_key => j.key,
     job_key_mode => j.key_mode
-  ) from j, (select count(*) from held) as h${only === "person-with-device" ? sql` where ${hasDevice}` : sql``}`;
+  ) from j, (select count(*) from held) as h${only === "person-with-device" ? pg` where ${hasDevice(pg)}` : pg``}`;
 }
 
 /** Drops a keyed job that has not started yet (a deleted record's due timer, say). */

@@ -1,5 +1,5 @@
 import type { AgentUsage, DailyCounts } from "@switchboard/contract";
-import { type Executor, schema, type Tx } from "@switchboard/db";
+import { clientOf, type Executor, schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { agentOwnerTopics, agentViewerTopics, notifyAgentControl } from "../events/agent-control";
@@ -36,22 +36,26 @@ export async function chargeSend(
   const proposals = send.proposal ? 1 : 0;
   // Every count of the send in one statement (a send's hot path counts round trips); the
   // checks follow, and a refusal rolls all of them back with the send's transaction.
-  const [row] = await tx.execute<{
-    agent_count: number;
-    recipient_count: number | null;
-    messages: number;
-    proposals: number;
-    refused: number;
-    owner_id: string | null;
-  }>(sql`
+  const start = window.start.toISOString();
+  // postgres.js's own template (decision 0075): one fixed text, nothing built per call.
+  const [row] = await clientOf(tx)<
+    {
+      agent_count: number;
+      recipient_count: number | null;
+      messages: number;
+      proposals: number;
+      refused: number;
+      owner_id: string | null;
+    }[]
+  >`
     with agent_hit as (
       insert into rate_counters (key, window_start, count)
-      values (${`messages:${send.agentId}`}, ${window.start.toISOString()}::timestamptz, 1)
+      values (${`messages:${send.agentId}`}, ${start}::timestamptz, 1)
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
     ), recipient_hit as (
       insert into rate_counters (key, window_start, count)
-      select ${recipientKey}::text, ${window.start.toISOString()}::timestamptz, 1
+      select ${recipientKey}::text, ${start}::timestamptz, 1
       where ${recipientKey}::text is not null
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
@@ -67,7 +71,7 @@ export async function chargeSend(
            (select count from recipient_hit) as recipient_count,
            usage.messages, usage.proposals, usage.refused,
            (select owner_id from agents where id = ${send.agentId}) as owner_id
-    from usage`);
+    from usage`;
   if (!row) throw new Error("charging a send returned nothing");
   const perAgent = rateState(row.agent_count, deps.config.LIMIT_MESSAGES_PER_MIN, window);
   if (!perAgent.allowed) throw rateLimitedError(perAgent, "messages");

@@ -1,4 +1,4 @@
-import { schema, type Tx } from "@switchboard/db";
+import { type Sql, schema, type Tx } from "@switchboard/db";
 import { and, eq, gt, sql } from "drizzle-orm";
 import webpush from "web-push";
 import type { CoreDeps } from "../deps";
@@ -81,10 +81,12 @@ export const MESSAGE_PUSH_WINDOW_MS = 3000;
  * within MESSAGE_PUSH_WINDOW_MS make one push of the latest (`preserve_run_at`).
  */
 export function messagePushSelect(
+  pg: Sql,
   message: { id: string; conversationId: string; userId: string },
   now: Date,
 ) {
   return enqueueSelect(
+    pg,
     "push_message",
     [
       {

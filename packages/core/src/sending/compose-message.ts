@@ -1,6 +1,6 @@
 import type { AgentMessage, MessageInput, MessageMedia } from "@switchboard/contract";
-import { schema, type Tx } from "@switchboard/db";
-import { and, eq, sql } from "drizzle-orm";
+import { clientOf, schema, type Tx } from "@switchboard/db";
+import { and, eq } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newId } from "../ids";
@@ -11,7 +11,7 @@ import { safeDeclaredDocumentType } from "../objects/sniff-media";
 import { storeMedia } from "../objects/store-media";
 import { type PreparedMessage, prepareMessage } from "./prepare-message";
 
-const { conversations, messages, typingIndicators } = schema;
+const { messages } = schema;
 
 export type MessageRow = typeof messages.$inferSelect;
 
@@ -115,26 +115,28 @@ export async function insertMessage(
   // The message, the chat moving up the list and the sender no longer typing, in one statement
   // (a CTE that changes rows runs whether or not the query reads it): a send's hot path. Its
   // wake-ups are the caller's, issued after the commit (decision 0077).
-  const [inserted] = await tx.execute<{ pos: string }>(sql`
+  // postgres.js's own template (decision 0075): one fixed text per shape, nothing built per call.
+  const pg = clientOf(tx);
+  const [inserted] = await pg<{ pos: string }[]>`
     with pushed as (${
       message.pushTo
-        ? messagePushSelect({ id: row.id, conversationId, userId: message.pushTo }, now)
-        : sql`select 1`
+        ? messagePushSelect(pg, { id: row.id, conversationId, userId: message.pushTo }, now)
+        : pg`select 1`
     }),
     touched as (
-      update ${conversations} set last_message_at = ${now.toISOString()}::timestamptz
+      update conversations set last_message_at = ${now.toISOString()}::timestamptz
       where id = ${conversationId}
     ), stopped as (
-      delete from ${typingIndicators}
+      delete from typing_indicators
       where conversation_id = ${conversationId} and user_id = ${senderId}
     )
-    insert into ${messages} (id, conversation_id, sender_id, type, content, reply_to_id,
+    insert into messages (id, conversation_id, sender_id, type, content, reply_to_id,
       agent_action_id, media, transcript, created_at)
     values (${row.id}, ${conversationId}, ${senderId}, ${row.type}, ${row.content},
       ${row.replyToId}, ${row.agentActionId},
       ${row.media === null ? null : JSON.stringify(row.media)}::jsonb, ${row.transcript},
       ${now.toISOString()}::timestamptz)
-    returning pos, (select count(*) from pushed) as pushed`);
+    returning pos, (select count(*) from pushed) as pushed`;
   if (!inserted) throw new Error("message insert returned nothing");
   return { ...row, pos: Number(inserted.pos) };
 }
