@@ -340,13 +340,27 @@ const standingQueries = preparedQuery((db) => {
   };
 });
 
-const notAContact = () =>
-  new CoreError("not_a_contact", "This person has not added the agent as a contact");
+/** A consent refusal's code and its one wording (`decide`'s, and history's check in SQL). */
+export type AccessRefusal = "forbidden" | "not_a_contact" | "blocked" | "scope_not_granted";
+
+/** The error `decide` answers for `code` (`scope`: the scope missing, for `scope_not_granted`). */
+export function accessRefusal(code: AccessRefusal, scope?: AgentScope): CoreError {
+  switch (code) {
+    case "forbidden":
+      return new CoreError("forbidden", "The agent is not a participant of this 1:1 conversation");
+    case "not_a_contact":
+      return new CoreError("not_a_contact", "This person has not added the agent as a contact");
+    case "blocked":
+      return new CoreError("blocked", "This person has blocked the agent");
+    case "scope_not_granted":
+      return new CoreError("scope_not_granted", `This person has not granted ${scope}`, { scope });
+  }
+}
 
 function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAccess {
   const { person, contact, agent, member, kind } = standing;
   if (standing.via !== "to" && (!member || kind !== "direct" || !person))
-    throw new CoreError("forbidden", "The agent is not a participant of this 1:1 conversation");
+    throw accessRefusal("forbidden");
   if (!person) throw new CoreError("not_found", "No such person");
   const message = standing.via === "message" ? (standing.message ?? undefined) : undefined;
   const access = (granted: AgentScope[]): AgentAccess => ({
@@ -368,15 +382,12 @@ function decide(deps: CoreDeps, need: AccessNeed, standing: Standing): AgentAcce
     throw new CoreError("recipient_suspended", "This person's account is suspended");
   // Someone who never added the agent (no conversation with it) is a stranger to it whatever
   // they set: answering `blocked` would tell the agent of a block it has no business knowing.
-  if (!contact?.conversationId) throw notAContact();
-  if (contact.blockedAt) throw new CoreError("blocked", "This person has blocked the agent");
-  if (!contact.addedAt) throw notAContact();
+  if (!contact?.conversationId) throw accessRefusal("not_a_contact");
+  if (contact.blockedAt) throw accessRefusal("blocked");
+  if (!contact.addedAt) throw accessRefusal("not_a_contact");
   const granted = contact.grantedScopes as AgentScope[];
   const missing = scopes.find((scope) => !granted.includes(scope));
-  if (missing)
-    throw new CoreError("scope_not_granted", `This person has not granted ${missing}`, {
-      scope: missing,
-    });
+  if (missing) throw accessRefusal("scope_not_granted", missing);
   if (need.initiating && contact.initiation === "reply_only") {
     const last = Math.max(
       contact.lastInboundAt?.getTime() ?? Number.NEGATIVE_INFINITY,

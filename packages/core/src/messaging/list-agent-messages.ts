@@ -2,7 +2,7 @@ import type { AgentHistoryQuery, AgentMessage } from "@switchboard/contract";
 import { type Db, schema } from "@switchboard/db";
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { PendingQuery, Row, Sql } from "postgres";
-import { checkAgentAccess } from "../consent/access";
+import { accessRefusal, checkAgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import type { AdmissionRead } from "../identity/agent-tokens";
@@ -137,15 +137,11 @@ export function historyAnswer(
     case "not_found":
       throw new CoreError("not_found", `No conversation ${page.conversationId}`);
     case "forbidden":
-      throw new CoreError("forbidden", "The agent is not a participant of this 1:1 conversation");
     case "not_a_contact":
-      throw new CoreError("not_a_contact", "This person has not added the agent as a contact");
     case "blocked":
-      throw new CoreError("blocked", "This person has blocked the agent");
+      throw accessRefusal(text);
     case "scope_not_granted":
-      throw new CoreError("scope_not_granted", "This person has not granted messages:read", {
-        scope: "messages:read",
-      });
+      throw accessRefusal(text, "messages:read");
     case "no_anchor":
       throw new CoreError("not_found", `No message ${page.before} in this conversation`);
   }
