@@ -1,7 +1,6 @@
 import { hostname } from "node:os";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import * as schema from "./schema";
 
 export interface DbOptions {
   /** Pool size; each process keeps one pool for its lifetime. */
@@ -27,7 +26,9 @@ export function createDb(url: string, options: DbOptions = {}) {
     connection: { application_name: applicationName, plan_cache_mode: "force_generic_plan" },
     ...(options.debug && { debug: options.debug }),
   });
-  const db = drizzle(preparedStatements(sql), { schema, casing: "snake_case" });
+  // No `schema`: nothing uses drizzle's relational queries (`db.query.…`), and with a schema
+  // every transaction builds one query builder per table before its first statement.
+  const db = drizzle(preparedStatements(sql), { casing: "snake_case" });
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 
