@@ -13,6 +13,30 @@ interface ProcessTimes {
   cpuMs: number;
 }
 
+/**
+ * A Postgres process's title (/proc/pid/cmdline): `postgres: [cluster: ]user database host(port)
+ * state` for a backend, `postgres: [cluster: ]autovacuum worker database` for a vacuum worker,
+ * the process's role (`walwriter`, `checkpointer`) for the server's own helpers.
+ */
+function postgresTitle(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Whether a Postgres process works for `database`: its backends and vacuum workers, and the
+ * server's shared helpers (postmaster, WAL writer, checkpointer, background writer); not the
+ * backends and vacuum workers of the server's other databases (a shared machine's Postgres).
+ */
+function servesDatabase(pid: number, database: string): boolean {
+  const title = postgresTitle(pid);
+  if (title.split(" ").includes(database)) return true;
+  return !/\(\d+\)|\[local\]|autovacuum worker/.test(title);
+}
+
 /** Every process's CPU time so far, from /proc (a process gone between list and read is skipped). */
 function allProcesses(): ProcessTimes[] {
   const found: ProcessTimes[] = [];
@@ -41,8 +65,14 @@ export interface CpuSnapshot {
   postgres: Map<number, number>;
 }
 
-/** CPU time so far of each named process tree and of every Postgres process. */
-export function cpuSnapshot(roots: Record<string, number | undefined>): CpuSnapshot {
+/**
+ * CPU time so far of each named process tree and of every Postgres process (with `database`, only
+ * those that work for it: see servesDatabase).
+ */
+export function cpuSnapshot(
+  roots: Record<string, number | undefined>,
+  database?: string,
+): CpuSnapshot {
   const processes = allProcesses();
   const children = new Map<number, ProcessTimes[]>();
   for (const p of processes) children.set(p.ppid, [...(children.get(p.ppid) ?? []), p]);
@@ -54,7 +84,11 @@ export function cpuSnapshot(roots: Record<string, number | undefined>): CpuSnaps
     trees: Object.fromEntries(
       Object.entries(roots).map(([name, pid]) => [name, pid ? tree(pid) : 0]),
     ),
-    postgres: new Map(processes.filter((p) => p.name === "postgres").map((p) => [p.pid, p.cpuMs])),
+    postgres: new Map(
+      processes
+        .filter((p) => p.name === "postgres" && (!database || servesDatabase(p.pid, database)))
+        .map((p) => [p.pid, p.cpuMs]),
+    ),
   };
 }
 
@@ -69,4 +103,16 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Record<string
   for (const [name, ms] of Object.entries(after.trees))
     spent[name] = ms - (before.trees[name] ?? 0);
   return spent;
+}
+
+/** The machine's CPU time so far, all cores, busy (not idle or waiting on I/O), in ms: /proc/stat. */
+export function machineBusyMs(): number {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "")
+    .trim()
+    .split(/\s+/)
+    .slice(1, 9)
+    .map(Number);
+  // user nice system idle iowait irq softirq steal
+  const busy = fields.reduce((sum, n, i) => (i === 3 || i === 4 ? sum : sum + n), 0);
+  return (busy * 1000) / TICKS_PER_S;
 }

@@ -103,6 +103,18 @@ function formatReport(report: ChaosReport, seedUsed: number): string {
         `  ${fault.what.padEnd(22)} at ${(fault.atMs / 1000).toFixed(1).padStart(6)} s   recovered in ${fault.recoveryMs ?? "?"} ms`,
       );
   }
+  const { cpu, sends } = report.load;
+  const group = (name: string, ms: number) =>
+    `  ${name.padEnd(12)} ${(ms / cpu.seconds / 1000).toFixed(2).padStart(5)} cores  ${(ms / Math.max(sends, 1)).toFixed(2).padStart(6)} ms per send`;
+  lines.push(
+    "",
+    `Load (${cpu.seconds.toFixed(0)} s, faults included): ${sends} sends answered, ${(sends / cpu.seconds).toFixed(1)}/s; CPU by process group (all the load's work, per send)`,
+    group("web (2)", cpu.web),
+    group("workers (2)", cpu.workers),
+    group("Postgres", cpu.postgres),
+    group("harness", cpu.harness),
+    group("neighbours", cpu.neighbours),
+  );
   if (report.samples.length) {
     lines.push("", "Samples (s: connections, RSS MiB per process)");
     for (const sample of report.samples)

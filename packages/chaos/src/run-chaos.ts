@@ -4,6 +4,7 @@ import { createDeps, loadConfig } from "@switchboard/core";
 import { TEST_KEYS } from "@switchboard/core/testing";
 import { type Check, committedEvents, runChecks } from "./checks";
 import { type Cluster, residentBytes, sleep, startCluster } from "./cluster";
+import { CpuMeter, type CpuUse } from "./cpu";
 import { guardHarnessSockets } from "./harness-sockets";
 import { Ledger } from "./ledger";
 import { World } from "./load";
@@ -30,6 +31,8 @@ export interface ChaosReport {
   deliveries: number;
   samples: Sample[];
   world: World;
+  /** The CPU spent while the load ran (faults included), and the sends answered meanwhile. */
+  load: { cpu: CpuUse; sends: number };
 }
 
 /** Limits out of the way (every answer should be a real one, not a 429), fast retries. */
@@ -106,10 +109,14 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     log(
       `chaos: ${options.soak ? "soak" : "chaos"} run for ${options.durationMs / 1000} s (seed ${options.seed})`,
     );
+    const meter = new CpuMeter(cluster.processes, cluster.databaseName);
+    const sentBefore = world.sent.length;
+    meter.start();
     await Promise.all([
       world.drive(until, options.soak ? 0.7 : 1),
       options.soak ? Promise.resolve() : faults(cluster, ledger, until, random, log),
     ]);
+    const load = { cpu: meter.stop(), sends: world.sent.length - sentBefore };
     clearInterval(sampler);
     sampler = undefined;
     log("chaos: load over; waiting for deliveries, streams and long-polls to catch up");
@@ -126,7 +133,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     const events = [...committed.values()].reduce((sum, list) => sum + list.length, 0);
     const deliveries = world.agents.reduce((sum, a) => sum + (a.receiver?.arrivals.length ?? 0), 0);
-    return { ok: checks.every((c) => c.ok), checks, ledger, events, deliveries, samples, world };
+    return {
+      ok: checks.every((c) => c.ok),
+      checks,
+      ledger,
+      events,
+      deliveries,
+      samples,
+      world,
+      load,
+    };
   } finally {
     if (sampler) clearInterval(sampler);
     await world.stop();
