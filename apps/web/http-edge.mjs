@@ -12,6 +12,8 @@
 // JavaScript, since Next's server runs without a TypeScript loader; the codes are checked against
 // the contract's registry by http-edge.test.ts.
 import http from "node:http";
+import path from "node:path";
+import { agentRoutesFirst } from "./agent-routes.mjs";
 
 /** The methods Next routes (route handlers, pages); everything else is answered here. */
 const ROUTED = new Set(["GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"]);
@@ -170,7 +172,23 @@ export function guardServer(server) {
   return server;
 }
 
+/** Plain JavaScript before Next: no config module here, so its two settings are read directly. */
+function agentRoutesEnabled() {
+  // biome-ignore lint/style/noProcessEnv: see above.
+  const { NODE_ENV, AGENT_API_VIA_NEXT } = process.env;
+  return NODE_ENV === "production" && AGENT_API_VIA_NEXT !== "1";
+}
+
 const createServer = http.createServer;
 http.createServer = function guardedCreateServer(...args) {
+  // Next's request listener, with the Agent API's routes served before it (agent-routes.mjs).
+  const listener = args.findIndex((arg) => typeof arg === "function");
+  if (listener !== -1)
+    args[listener] = agentRoutesFirst(args[listener], {
+      // biome-ignore lint/style/noProcessEnv: Next's own build directory setting (next.config.ts).
+      distDir: path.resolve(process.env.NEXT_DIST_DIR || ".next"),
+      // Read once Next has set NODE_ENV (`next start`: production; `next dev` builds on demand).
+      enabled: agentRoutesEnabled,
+    });
   return guardServer(createServer.apply(this, args));
 };

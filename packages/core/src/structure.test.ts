@@ -75,7 +75,8 @@ const WORKSPACE_LAYERS: string[][] = [
   ["packages/core", "packages/sdk"], // the domain; the agents' client
   ["apps/worker", "apps/web", "examples"], // the processes; examples of agents over the SDK
   ["apps/cli"], // the operator's CLI, which starts web and worker
-  ["packages/bench", "packages/chaos"], // measures and faults over a started service
+  ["packages/bench"], // measures over a started service
+  ["packages/chaos"], // faults over a started cluster, measured with the bench's CPU reader
   ["e2e"], // black-box tests of the running service
 ];
 const workspaceLayer = new Map(

@@ -50,6 +50,9 @@ export function guardRawRequests(settings: OriginSettings = loadConfig()): void 
     }
     return Reflect.apply(emit, this, [event, ...args]) as boolean;
   } as Server["emit"];
+  // The HTTP edge serves the Agent API's routes itself only once this guard is in place
+  // (agent-routes.mjs): every request it takes has passed here first.
+  (globalThis as Record<symbol, unknown>)[Symbol.for("switchboard.rawRequestGuard")] = true;
 }
 
 /** Served over https: TLS on this socket, or the console's settled origin is https. */
