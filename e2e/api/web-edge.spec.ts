@@ -151,3 +151,23 @@ test("next-auth's endpoints answer 400 for input they would fail on, never 500",
   expect(error.status).toBe(302);
   expect(error.headers.location).toMatch(/\/signin\?error=CredentialsSignin$/);
 });
+
+test("the edge calls the Agent API's route handlers itself; Next serves the rest (decision 0081)", async () => {
+  const { auth } = await newAgent();
+  // Next streams a route handler's answer (chunked); the edge sends a whole JSON answer in one
+  // write with its length. Were the edge's route table empty (a Next upgrade moving its build
+  // manifests), every call would quietly go through Next again: this says so.
+  const me = await rawRequest(base(), "GET", "/api/agent/v1/me", auth);
+  expect(me.status).toBe(200);
+  expect(me.headers["content-length"]).toBe(String(Buffer.byteLength(me.text)));
+  expect(me.headers["transfer-encoding"]).toBeUndefined();
+  // next.config's header rules hold on both paths.
+  expect(me.headers["content-security-policy"]).toMatch(/default-src 'none'/);
+  expect(me.headers["x-frame-options"]).toBe("DENY");
+  const health = await rawRequest(base(), "GET", "/api/healthz");
+  expect(health.status).toBe(200);
+  expect(health.headers["transfer-encoding"]).toBe("chunked");
+  // A path Next would normalise is still Next's: its redirect, not the handler.
+  const slash = await rawRequest(base(), "GET", "/api/agent/v1/me/", auth);
+  expect(slash.status).toBe(308);
+});
