@@ -45,16 +45,19 @@ function subscriptionAt(endpoint: string) {
 /** The service worker's registration id, for `ServiceWorker.deliverPushMessage`. */
 async function pushToServiceWorker(page: Page) {
   const cdp = await page.context().newCDPSession(page);
-  const registrations: { registrationId: string; scopeURL: string }[] = [];
-  cdp.on("ServiceWorker.workerRegistrationUpdated", (event) =>
-    registrations.push(...event.registrations),
-  );
+  // Each registration's latest state: one replaced meanwhile (a reload, a busy machine) is
+  // reported deleted, and a push sent to it would show nothing.
+  const registrations = new Map<string, { scopeURL: string; isDeleted: boolean }>();
+  cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => {
+    for (const { registrationId, scopeURL, isDeleted } of event.registrations)
+      registrations.set(registrationId, { scopeURL, isDeleted });
+  });
   await cdp.send("ServiceWorker.enable");
   const origin = new URL(page.url()).origin;
-  await expect.poll(() => registrations.some((r) => r.scopeURL === `${origin}/`)).toBe(true);
-  const { registrationId } = registrations.find((r) => r.scopeURL === `${origin}/`) as {
-    registrationId: string;
-  };
+  const live = () =>
+    [...registrations].filter(([, r]) => r.scopeURL === `${origin}/` && !r.isDeleted).at(-1)?.[0];
+  await expect.poll(live).toBeDefined();
+  const registrationId = live() as string;
   return (data: unknown) =>
     cdp.send("ServiceWorker.deliverPushMessage", {
       origin: `${origin}/`,
