@@ -42,11 +42,16 @@ function subscriptionAt(endpoint: string) {
   return { browser, json: { endpoint, expirationTime: null, keys: browser.keys } };
 }
 
-/** The service worker's registration id, for `ServiceWorker.deliverPushMessage`. */
+/**
+ * Delivers a push to the service worker as a push service would: again until it has acted on it.
+ * `ServiceWorker.deliverPushMessage` answers before the worker runs and drops the push without a
+ * word when the registration it names is not ready (replaced meanwhile, or its worker stopping
+ * on a busy machine); a push service retries until the browser acknowledges. A card is acted on
+ * once a notification with its tag is shown, a close once none is.
+ */
 async function pushToServiceWorker(page: Page) {
   const cdp = await page.context().newCDPSession(page);
-  // Each registration's latest state: one replaced meanwhile (a reload, a busy machine) is
-  // reported deleted, and a push sent to it would show nothing.
+  // Each registration's latest state: one replaced meanwhile is reported deleted.
   const registrations = new Map<string, { scopeURL: string; isDeleted: boolean }>();
   cdp.on("ServiceWorker.workerRegistrationUpdated", (event) => {
     for (const { registrationId, scopeURL, isDeleted } of event.registrations)
@@ -57,13 +62,25 @@ async function pushToServiceWorker(page: Page) {
   const live = () =>
     [...registrations].filter(([, r]) => r.scopeURL === `${origin}/` && !r.isDeleted).at(-1)?.[0];
   await expect.poll(live).toBeDefined();
-  const registrationId = live() as string;
-  return (data: unknown) =>
-    cdp.send("ServiceWorker.deliverPushMessage", {
-      origin: `${origin}/`,
-      registrationId,
-      data: JSON.stringify(data),
-    });
+  return async (data: { type: string; tag: string }) => {
+    const actedOn = async () => {
+      const shown = (await shownNotifications(page)).some((n) => n.tag === data.tag);
+      return data.type === "close" ? !shown : shown;
+    };
+    for (let attempt = 1; ; attempt++) {
+      await cdp.send("ServiceWorker.deliverPushMessage", {
+        origin: `${origin}/`,
+        registrationId: live() as string,
+        data: JSON.stringify(data),
+      });
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline) {
+        if (await actedOn()) return;
+        await page.waitForTimeout(100);
+      }
+      if (attempt === 5) throw new Error(`the service worker never acted on the push ${data.tag}`);
+    }
+  };
 }
 
 const shownNotifications = (page: Page) =>
