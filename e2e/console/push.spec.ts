@@ -62,7 +62,7 @@ async function pushToServiceWorker(page: Page) {
   const live = () =>
     [...registrations].filter(([, r]) => r.scopeURL === `${origin}/` && !r.isDeleted).at(-1)?.[0];
   await expect.poll(live).toBeDefined();
-  return async (data: { type: string; tag: string }) => {
+  return async (data: { type: string; tag: string; [field: string]: unknown }) => {
     const actedOn = async () => {
       const shown = (await shownNotifications(page)).some((n) => n.tag === data.tag);
       return data.type === "close" ? !shown : shown;
