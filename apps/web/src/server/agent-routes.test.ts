@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript, loaded before Next by `node --import`.
-import { agentRoutesFirst, GUARD_INSTALLED } from "../../agent-routes.mjs";
+import { agentRoutesFirst, bodyStream, GUARD_INSTALLED } from "../../agent-routes.mjs";
 
 /**
  * A Next build's shape, made by hand: the app-paths manifest, the routes manifest's header rules,
@@ -170,6 +170,58 @@ describe("the Agent API's routes at the HTTP edge", () => {
     const { port: other } = nextOnly.address() as { port: number };
     expect((await fetch(`http://127.0.0.1:${other}/api/agent/v1/things/abc`)).status).toBe(299);
     await new Promise((resolve) => nextOnly.close(resolve));
+  });
+});
+
+describe("a request's body as the handler reads it", () => {
+  /** A server whose handler gets each request's body stream; `reached` resolves with the pair. */
+  async function bodyServer() {
+    let reached: (pair: [IncomingMessage, ReadableStream<Uint8Array>]) => void = () => {};
+    const next = new Promise<[IncomingMessage, ReadableStream<Uint8Array>]>((resolve) => {
+      reached = resolve;
+    });
+    const server = createServer((request) => reached([request, bodyStream(request)]));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => {});
+    socket.write("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+    const chunk = (text: string) => socket.write(`${text.length.toString(16)}\r\n${text}\r\n`);
+    const close = () => new Promise((resolve) => server.close(resolve));
+    return { next, socket, chunk, close };
+  }
+
+  it("arrives whole, chunk by chunk, with the socket paused while a chunk waits for its reader", async () => {
+    const { next, socket, chunk, close } = await bodyServer();
+    chunk("first;");
+    const [request, body] = await next;
+    await expect.poll(() => request.isPaused()).toBe(true);
+    chunk("second;");
+    socket.write("0\r\n\r\n");
+    expect(await new Response(body).text()).toBe("first;second;");
+    socket.destroy();
+    await close();
+  });
+
+  it("fails the read when the client leaves before the body ends", async () => {
+    const { next, socket, chunk, close } = await bodyServer();
+    chunk("part;");
+    const [, body] = await next;
+    const reader = body.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("part;");
+    socket.destroy();
+    await expect(reader.read()).rejects.toBeInstanceOf(Error);
+    await close();
+  });
+
+  it("destroys the request when the reader cancels (a body over its limit is not read on)", async () => {
+    const { next, socket, chunk, close } = await bodyServer();
+    chunk("too much;");
+    const [request, body] = await next;
+    await body.cancel();
+    expect(request.destroyed).toBe(true);
+    await expect.poll(() => socket.destroyed || socket.readableEnded).toBe(true);
+    await close();
   });
 });
 
