@@ -179,7 +179,7 @@ function webRequest(request, signal) {
 
 /**
  * The request's body as a web stream, as `Readable.toWeb` makes it (each chunk copied, reading
- * paused while a chunk waits, the socket destroyed when the reader cancels, an error when the
+ * paused while a chunk waits, the request destroyed when the reader cancels, an error when the
  * client leaves before the end) without its general adapter: 30-40 µs less CPU on every POST.
  */
 export function bodyStream(request) {
@@ -211,6 +211,10 @@ export function bodyStream(request) {
     },
     cancel() {
       settled = true;
+      // As Node's own stream helpers end a server request: the request is destroyed and its
+      // socket left to the response, so the refusal that cancelled the read (413, 408, 429)
+      // still reaches the client.
+      request.socket = null;
       request.destroy();
     },
   });
