@@ -10,7 +10,9 @@ import { consolePages, consoleWorld, settled, signedOutPages } from "./world";
  * and on a phone, in the light and the dark theme (the system's scheme): nothing scrolls sideways
  * (at 1280 px, and at 360-430 px), axe finds no serious or critical violation (contrast among
  * them), and a screenshot of each is written to e2e/screenshots/ (kept as CI artifacts, looked at
- * by people, never compared pixel by pixel).
+ * by people, never compared pixel by pixel). A page is opened once and checked in both themes: the
+ * theme is CSS alone (`prefers-color-scheme`, read by no script), so switching the emulated scheme
+ * on the open page shows what a page opened in it would, without loading every page twice.
  */
 
 const screenshots = path.resolve(import.meta.dirname, "../screenshots");
@@ -52,124 +54,141 @@ function widest(page: Page): Promise<string[]> {
   );
 }
 
-async function checkPage(
-  page: Page,
-  viewport: keyof typeof viewports,
-  theme: Theme,
-  name: string,
-  url: string,
-) {
+/** `check` in the light theme, then in the dark one, on the page as it is; left light. */
+async function inBothThemes(page: Page, check: (theme: Theme) => Promise<void>) {
+  for (const theme of themes) {
+    await page.emulateMedia({ colorScheme: theme });
+    // Colours that change with a transition (a button's 120 ms) end theirs before axe reads them.
+    await page.evaluate(() =>
+      Promise.allSettled(
+        document
+          .getAnimations()
+          .filter((animation) => animation instanceof CSSTransition)
+          .map((animation) => animation.finished),
+      ),
+    );
+    await check(theme);
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+}
+
+async function checkPage(page: Page, viewport: keyof typeof viewports, name: string, url: string) {
   await page.setViewportSize(viewports[viewport]);
   await page.goto(url);
   await settled(page);
   const widths = viewport === "mobile" ? phoneWidths : [viewports.desktop.width];
-  for (const width of widths) {
-    await page.setViewportSize({ width, height: viewports[viewport].height });
-    const overflow = await horizontalOverflow(page);
-    expect(
-      overflow,
-      `${name} at ${width} px scrolls sideways: ${(await widest(page)).join(", ")}`,
-    ).toBeLessThanOrEqual(0);
-  }
-  await page.setViewportSize(viewports[viewport]);
-  expect(await seriousViolations(page), `axe on ${name} (${viewport}, ${theme})`).toEqual([]);
-  await page.screenshot({ path: shot(viewport, theme, name), fullPage: true });
+  await inBothThemes(page, async (theme) => {
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: viewports[viewport].height });
+      const overflow = await horizontalOverflow(page);
+      expect(
+        overflow,
+        `${name} at ${width} px (${theme}) scrolls sideways: ${(await widest(page)).join(", ")}`,
+      ).toBeLessThanOrEqual(0);
+    }
+    await page.setViewportSize(viewports[viewport]);
+    expect(await seriousViolations(page), `axe on ${name} (${viewport}, ${theme})`).toEqual([]);
+    await page.screenshot({ path: shot(viewport, theme, name), fullPage: true });
+  });
 }
 
-for (const theme of themes)
-  for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
-    test.describe(() => {
-      test.use({ colorScheme: theme });
+for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
+  test(`signed-out pages on ${viewport}, light and dark: fit, accessible, captured`, async ({
+    page,
+  }) => {
+    for (const [name, url] of Object.entries(signedOutPages))
+      await checkPage(page, viewport, `signed-out-${name}`, url);
+    // The 404 is the branded page, with ways back; every page carries the favicon.
+    await expect(page.getByTestId("not-found")).toBeVisible();
+    await expect(page.getByRole("link", { name: "Go to your chats" })).toBeVisible();
+    const icon = (await page.locator('link[rel="icon"]').first().getAttribute("href")) as string;
+    const served = await page.request.get(icon);
+    expect(served.status()).toBe(200);
+    expect(served.headers()["content-type"]).toContain("image/svg+xml");
+  });
 
-      test(`signed-out pages on ${viewport} (${theme}): fit, accessible, captured`, async ({
-        page,
-      }) => {
-        for (const [name, url] of Object.entries(signedOutPages))
-          await checkPage(page, viewport, theme, `signed-out-${name}`, url);
-        // The 404 is the branded page, with ways back; every page carries the favicon.
-        await expect(page.getByTestId("not-found")).toBeVisible();
-        await expect(page.getByRole("link", { name: "Go to your chats" })).toBeVisible();
-        const icon = (await page
-          .locator('link[rel="icon"]')
-          .first()
-          .getAttribute("href")) as string;
-        const served = await page.request.get(icon);
-        expect(served.status()).toBe(200);
-        expect(served.headers()["content-type"]).toContain("image/svg+xml");
-      });
+  test(`a new person's empty pages on ${viewport}, light and dark: fit, accessible, captured`, async ({
+    page,
+  }) => {
+    await signUp(page, "Nell New");
+    for (const [name, url] of Object.entries({
+      "empty-chats": "/chats",
+      "empty-agents": "/agents",
+      "empty-tasks": "/records/tasks",
+    }))
+      await checkPage(page, viewport, name, url);
+  });
 
-      test(`a new person's empty pages on ${viewport} (${theme}): fit, accessible, captured`, async ({
-        page,
-      }) => {
-        await signUp(page, "Nell New");
-        for (const [name, url] of Object.entries({
-          "empty-chats": "/chats",
-          "empty-agents": "/agents",
-          "empty-tasks": "/records/tasks",
-        }))
-          await checkPage(page, viewport, theme, name, url);
-      });
+  test(`every console page on ${viewport}, light and dark: fits, accessible, captured`, async ({
+    page,
+  }) => {
+    // Twenty-five pages, each opened once and checked in two themes: ~10 s a page on a busy
+    // two-core machine (one theme alone took 2.4-2.9 min).
+    test.setTimeout(420_000);
+    const world = await consoleWorld(page);
+    const pages = consolePages(world);
+    for (const [name, url] of Object.entries(pages)) await checkPage(page, viewport, name, url);
 
-      test(`every console page on ${viewport} (${theme}): fits, accessible, captured`, async ({
-        page,
-      }) => {
-        test.setTimeout(240_000);
-        const world = await consoleWorld(page);
-        const pages = consolePages(world);
-        for (const [name, url] of Object.entries(pages))
-          await checkPage(page, viewport, theme, name, url);
-
-        // The states a person opens on top: chat settings, a delivery's details, the account menu.
-        await page.setViewportSize(viewports[viewport]);
-        await page.goto(pages.chat);
-        await settled(page);
-        await page.getByTestId("chat-settings-toggle").click();
-        await expect(page.getByTestId("chat-settings")).toBeVisible();
-        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-        expect(await seriousViolations(page), `axe on chat settings (${viewport})`).toEqual([]);
-        await page.screenshot({ path: shot(viewport, theme, "chat-settings") });
-
-        await page.goto(pages.webhook);
-        await settled(page);
-        const failing = page.getByTestId("webhook-delivery").first();
-        await expect(failing.getByTestId("delivery-problem")).toContainText("could not be found", {
-          timeout: 15_000,
-        });
-        await failing.getByTestId("delivery-details-toggle").click();
-        await expect(page.getByTestId("delivery-detail")).toBeVisible();
-        expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-        expect(await seriousViolations(page), `axe on delivery details (${viewport})`).toEqual([]);
-        await page.screenshot({ path: shot(viewport, theme, "webhook-details"), fullPage: true });
-
-        if (viewport === "mobile") {
-          // The tab bar keeps the main sections; the less used ones wait in the account menu.
-          await expect(page.getByTestId("nav-self-chat")).toBeHidden();
-          await expect(page.getByTestId("nav-docs")).toBeHidden();
-          const wrappedLabels = await page
-            .getByRole("navigation", { name: "Console" })
-            .locator("a:visible span")
-            .evaluateAll((spans) =>
-              spans
-                .filter((span) => {
-                  const range = document.createRange();
-                  range.selectNodeContents(span);
-                  return (
-                    new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size >
-                    1
-                  );
-                })
-                .map((span) => span.textContent),
-            );
-          expect(wrappedLabels, "tab labels that wrap onto two lines").toEqual([]);
-          await page.getByTestId("account-toggle").click();
-          await expect(page.getByTestId("sign-out")).toBeVisible();
-          await expect(page.getByTestId("menu-docs")).toBeVisible();
-          expect(await seriousViolations(page), "axe on the account menu").toEqual([]);
-          await page.screenshot({ path: shot(viewport, theme, "account-menu") });
-          await page.getByTestId("menu-self-chat").click();
-          await expect(page).toHaveURL(/\/self-chat$/);
-          await expect(page.getByTestId("menu-self-chat")).toBeHidden(); // the menu closed
-        }
-      });
+    // The states a person opens on top: chat settings, a delivery's details, the account menu.
+    await page.setViewportSize(viewports[viewport]);
+    await page.goto(pages.chat);
+    await settled(page);
+    await page.getByTestId("chat-settings-toggle").click();
+    await expect(page.getByTestId("chat-settings")).toBeVisible();
+    await inBothThemes(page, async (theme) => {
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(await seriousViolations(page), `axe on chat settings (${viewport}, ${theme})`).toEqual(
+        [],
+      );
+      await page.screenshot({ path: shot(viewport, theme, "chat-settings") });
     });
-  }
+
+    await page.goto(pages.webhook);
+    await settled(page);
+    const failing = page.getByTestId("webhook-delivery").first();
+    await expect(failing.getByTestId("delivery-problem")).toContainText("could not be found", {
+      timeout: 15_000,
+    });
+    await failing.getByTestId("delivery-details-toggle").click();
+    await expect(page.getByTestId("delivery-detail")).toBeVisible();
+    await inBothThemes(page, async (theme) => {
+      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+      expect(
+        await seriousViolations(page),
+        `axe on delivery details (${viewport}, ${theme})`,
+      ).toEqual([]);
+      await page.screenshot({ path: shot(viewport, theme, "webhook-details"), fullPage: true });
+    });
+
+    if (viewport === "mobile") {
+      // The tab bar keeps the main sections; the less used ones wait in the account menu.
+      await expect(page.getByTestId("nav-self-chat")).toBeHidden();
+      await expect(page.getByTestId("nav-docs")).toBeHidden();
+      const wrappedLabels = await page
+        .getByRole("navigation", { name: "Console" })
+        .locator("a:visible span")
+        .evaluateAll((spans) =>
+          spans
+            .filter((span) => {
+              const range = document.createRange();
+              range.selectNodeContents(span);
+              return (
+                new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size > 1
+              );
+            })
+            .map((span) => span.textContent),
+        );
+      expect(wrappedLabels, "tab labels that wrap onto two lines").toEqual([]);
+      await page.getByTestId("account-toggle").click();
+      await expect(page.getByTestId("sign-out")).toBeVisible();
+      await expect(page.getByTestId("menu-docs")).toBeVisible();
+      await inBothThemes(page, async (theme) => {
+        expect(await seriousViolations(page), `axe on the account menu (${theme})`).toEqual([]);
+        await page.screenshot({ path: shot(viewport, theme, "account-menu") });
+      });
+      await page.getByTestId("menu-self-chat").click();
+      await expect(page).toHaveURL(/\/self-chat$/);
+      await expect(page.getByTestId("menu-self-chat")).toBeHidden(); // the menu closed
+    }
+  });
+}
