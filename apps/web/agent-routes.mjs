@@ -238,11 +238,7 @@ async function sendBody(body, response, aborted) {
     response.write(first.value);
     let chunk = next ?? (await pending);
     while (!chunk.done) {
-      if (!response.write(chunk.value))
-        await new Promise((resolve) => {
-          response.once("drain", resolve);
-          response.once("close", resolve);
-        });
+      if (!response.write(chunk.value)) await drainedOrClosed(response);
       if (response.destroyed) return;
       chunk = await reader.read();
     }
@@ -251,6 +247,19 @@ async function sendBody(body, response, aborted) {
     if (!aborted.aborted) logError("agent route's answer failed while being sent", error);
     response.destroy();
   }
+}
+
+/** Until the response can take more, or is gone; neither listener outlives the wait. */
+function drainedOrClosed(response) {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off("drain", done);
+      response.off("close", done);
+      resolve();
+    };
+    response.on("drain", done);
+    response.on("close", done);
+  });
 }
 
 /** A line in the service's JSON log format (pino's fields), the error described, not dumped. */

@@ -18,6 +18,7 @@ function fakeBuild(): string {
     "/api/agent/v1/things/[thingId]/route": "things-one.js",
     "/api/agent/v1/things/mine/route": "things-mine.js",
     "/api/agent/v1/slow/route": "slow.js",
+    "/api/agent/v1/large/route": "large.js",
     "/api/agent/v1/[...path]/route": "catch-all.js",
     "/api/other/route": "other.js",
   };
@@ -60,6 +61,19 @@ function fakeBuild(): string {
             await new Promise((resolve) => setTimeout(resolve, 50));
             controller.enqueue(new TextEncoder().encode("more;"));
             if (sent > 3) controller.close();
+          } }));
+      } } };`,
+  );
+  // A long answer in many chunks: 8 MB, more than a slow client's socket takes at once.
+  writeFileSync(
+    path.join(server, "large.js"),
+    `module.exports.routeModule = { ensureUserland: async () => {}, userland: {
+      GET: async () => {
+        let sent = 0;
+        return new Response(new ReadableStream({
+          pull(controller) {
+            if (sent++ === 128) return controller.close();
+            controller.enqueue(new Uint8Array(64 * 1024).fill(97));
           } }));
       } } };`,
   );
@@ -152,6 +166,30 @@ describe("the Agent API's routes at the HTTP edge", () => {
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("first;");
     controller.abort();
     await expect.poll(() => (globalThis as { slowAborted?: number }).slowAborted).toBe(1);
+  });
+
+  it("writes a long answer at a slow client's pace without piling up listeners on the response", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    const received = await new Promise<number>((resolve, reject) => {
+      const socket = connect(port, "127.0.0.1", () =>
+        socket.write("GET /api/agent/v1/large HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+      );
+      let bytes = 0;
+      // Reads in short bursts with pauses between, so the answer waits for the socket to drain
+      // again and again.
+      socket.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+        socket.pause();
+        setTimeout(() => socket.resume(), 2);
+      });
+      socket.on("close", () => resolve(bytes));
+      socket.on("error", reject);
+    });
+    process.off("warning", onWarning);
+    expect(received).toBeGreaterThan(128 * 64 * 1024);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
   });
 
   it("leaves everything to Next when not enabled (next dev, AGENT_API_VIA_NEXT=1)", async () => {
