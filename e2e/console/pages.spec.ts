@@ -12,7 +12,12 @@ import { consolePages, consoleWorld, settled, signedOutPages } from "./world";
  * them), and a screenshot of each is written to e2e/screenshots/ (kept as CI artifacts, looked at
  * by people, never compared pixel by pixel). A page is opened once and checked in both themes: the
  * theme is CSS alone (`prefers-color-scheme`, read by no script), so switching the emulated scheme
- * on the open page shows what a page opened in it would, without loading every page twice.
+ * on the open page shows what a page opened in it would, without loading every page twice; axe's
+ * structural rules read the same page in both, so the dark pass runs only its colour rules.
+ *
+ * On the desktop walk each page also names itself in the browser's tab ("Inbox · Switchboard"),
+ * so open tabs can be told apart: in the server's first HTML as one <title>, and in the browser,
+ * where the count of cards waiting on the person goes first ("(3) …").
  */
 
 const screenshots = path.resolve(import.meta.dirname, "../screenshots");
@@ -72,10 +77,34 @@ async function inBothThemes(page: Page, check: (theme: Theme) => Promise<void>) 
   await page.emulateMedia({ colorScheme: "light" });
 }
 
-async function checkPage(page: Page, viewport: keyof typeof viewports, name: string, url: string) {
+/** A page's tab title: in the HTML the server sends, and in the browser once it has started. */
+interface Title {
+  served: string;
+  shown: string;
+}
+
+async function checkPage(
+  page: Page,
+  viewport: keyof typeof viewports,
+  name: string,
+  url: string,
+  title?: Title,
+) {
   await page.setViewportSize(viewports[viewport]);
-  await page.goto(url);
+  const response = await page.goto(url);
+  if (title) {
+    // The server's HTML already carries the title: a tab shows it before any script runs.
+    const html = (await response?.text()) ?? "";
+    const served = [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((m) =>
+      m[1]?.replaceAll("&#x27;", "'").replaceAll("&amp;", "&"),
+    );
+    expect(served, `the <title>s of ${name} (${url}) as served`).toEqual([title.served]);
+  }
   await settled(page);
+  if (title) {
+    await expect(page, `${name} (${url})`).toHaveTitle(title.shown);
+    expect(await page.locator("head > title").count(), `one <title> on ${name}`).toBe(1);
+  }
   const widths = viewport === "mobile" ? phoneWidths : [viewports.desktop.width];
   await inBothThemes(page, async (theme) => {
     for (const width of widths) {
@@ -93,9 +122,51 @@ async function checkPage(page: Page, viewport: keyof typeof viewports, name: str
         });
     }
     await page.setViewportSize(viewports[viewport]);
-    expect(await seriousViolations(page), `axe on ${name} (${viewport}, ${theme})`).toEqual([]);
+    expect(
+      await seriousViolations(page, { colours: theme === "dark" }),
+      `axe on ${name} (${viewport}, ${theme})`,
+    ).toEqual([]);
     await page.screenshot({ path: shot(viewport, theme, name), fullPage: true });
   });
+}
+
+const agentName = "Planner Extraordinaire for Households"; // consoleWorld's agent
+const pageTitles: Record<keyof ReturnType<typeof consolePages>, string> = {
+  chats: "Chats · Switchboard",
+  add: "Add an agent · Chats · Switchboard",
+  consent: "Add an agent · Chats · Switchboard",
+  chat: `${agentName} · Chats · Switchboard`,
+  waiting: "Waiting for you · Switchboard",
+  inbox: "Inbox · Switchboard",
+  thread: "The week ahead, in one place · Inbox · Switchboard",
+  compose: "New email · Inbox · Switchboard",
+  feed: "Feed · Switchboard",
+  calls: "Calls · Switchboard",
+  tasks: "Tasks · Records · Switchboard",
+  reminders: "Reminders · Records · Switchboard",
+  events: "Events · Records · Switchboard",
+  notes: "Notes · Records · Switchboard",
+  selfChat: "Self chat · Switchboard",
+  agents: "Agents · Switchboard",
+  agent: `${agentName} · Agents · Switchboard`,
+  agentTokens: `Tokens · ${agentName} · Agents · Switchboard`,
+  webhook: `Webhook · ${agentName} · Agents · Switchboard`,
+  agentDecisions: `Decisions · ${agentName} · Agents · Switchboard`,
+  agentProfile: `Profile · ${agentName} · Agents · Switchboard`,
+  settings: "Settings · Switchboard",
+  status: "Service status · Agents · Switchboard",
+  missing: "Chat not found · Chats · Switchboard",
+  notFound: "Page not found · Switchboard",
+};
+
+/**
+ * What each of consoleWorld's pages is called. A chat the server could not read is read again in
+ * the browser (decision 0049): until then the tab names the section. In the browser the count of
+ * cards waiting (the world leaves 10) goes first.
+ */
+function consoleTitles(name: keyof typeof pageTitles): Title {
+  const served = name === "missing" ? "Chats · Switchboard" : pageTitles[name];
+  return { served, shown: `(10) ${pageTitles[name]}` };
 }
 
 for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
@@ -125,7 +196,7 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
       await checkPage(page, viewport, name, url);
   });
 
-  test(`every console page on ${viewport}, light and dark: fits, accessible, captured`, async ({
+  test(`every console page on ${viewport}, light and dark: fits, accessible, titled, captured`, async ({
     page,
   }) => {
     // Twenty-five pages, each opened once and checked in two themes: ~10 s a page on a busy
@@ -133,7 +204,24 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
     test.setTimeout(420_000);
     const world = await consoleWorld(page);
     const pages = consolePages(world);
-    for (const [name, url] of Object.entries(pages)) await checkPage(page, viewport, name, url);
+    const titles = viewport === "desktop" ? consoleTitles : undefined;
+    for (const [name, url] of Object.entries(pages) as [keyof typeof pages, string][])
+      await checkPage(page, viewport, name, url, titles?.(name));
+
+    if (titles) {
+      // Moving through the console in the browser names each page too.
+      await page.goto(pages.chats);
+      for (const [tab, name] of [
+        ["nav-inbox", "inbox"],
+        ["nav-records", "tasks"],
+        ["nav-agents", "agents"],
+        ["nav-waiting", "waiting"],
+        ["nav-chats", "chats"],
+      ] as const) {
+        await page.getByTestId(tab).click();
+        await expect(page).toHaveTitle(titles(name).shown);
+      }
+    }
 
     // The states a person opens on top: chat settings, a delivery's details, the account menu.
     await page.setViewportSize(viewports[viewport]);
@@ -143,9 +231,10 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
     await expect(page.getByTestId("chat-settings")).toBeVisible();
     await inBothThemes(page, async (theme) => {
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      expect(await seriousViolations(page), `axe on chat settings (${viewport}, ${theme})`).toEqual(
-        [],
-      );
+      expect(
+        await seriousViolations(page, { colours: theme === "dark" }),
+        `axe on chat settings (${viewport}, ${theme})`,
+      ).toEqual([]);
       await page.screenshot({ path: shot(viewport, theme, "chat-settings") });
     });
 
@@ -160,7 +249,7 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
     await inBothThemes(page, async (theme) => {
       expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
       expect(
-        await seriousViolations(page),
+        await seriousViolations(page, { colours: theme === "dark" }),
         `axe on delivery details (${viewport}, ${theme})`,
       ).toEqual([]);
       await page.screenshot({ path: shot(viewport, theme, "webhook-details"), fullPage: true });
@@ -189,7 +278,10 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
       await expect(page.getByTestId("sign-out")).toBeVisible();
       await expect(page.getByTestId("menu-docs")).toBeVisible();
       await inBothThemes(page, async (theme) => {
-        expect(await seriousViolations(page), `axe on the account menu (${theme})`).toEqual([]);
+        expect(
+          await seriousViolations(page, { colours: theme === "dark" }),
+          `axe on the account menu (${theme})`,
+        ).toEqual([]);
         await page.screenshot({ path: shot(viewport, theme, "account-menu") });
       });
       await page.getByTestId("menu-self-chat").click();

@@ -47,7 +47,7 @@ test("Reject asks why in a keyboard dialog that passes axe; the agent reads the 
     const dialog = page.getByRole("dialog", { name: "Reject “Book a table for Friday”?" });
     await expect(dialog).toBeVisible();
     expect(await focusedTestId(page)).toBe("reject-choice-not_now");
-    expect(await seriousViolations(page, '[data-testid="reject-dialog"]')).toEqual([]);
+    expect(await seriousViolations(page, { within: '[data-testid="reject-dialog"]' })).toEqual([]);
     await page.keyboard.press("Escape");
     await expect(dialog).toHaveCount(0);
     expect(await focusedTestId(page)).toBe("card-reject");

@@ -138,7 +138,7 @@ test("on a phone the snackbar sits above the tab bar, and it passes axe", async 
   expect(box && tab && box.y + box.height <= tab.y).toBe(true);
   expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
   // The snackbar only: the page under it is pages.spec.ts's.
-  expect(await seriousViolations(page, '[data-testid="undo-region"]')).toEqual([]);
+  expect(await seriousViolations(page, { within: '[data-testid="undo-region"]' })).toEqual([]);
   await expect(snackbar).toHaveCount(0, { timeout: 10_000 });
   await expect(row).toHaveCount(0);
 });
