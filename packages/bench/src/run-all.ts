@@ -18,6 +18,7 @@ const benches = [
   "console.ts",
   "cli.ts",
   "capacity.ts",
+  "round-trips.ts",
 ];
 const args = process.argv.slice(2);
 const only = args

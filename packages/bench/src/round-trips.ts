@@ -1,0 +1,114 @@
+import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
+import postgres from "postgres";
+
+/**
+ * `npm run bench -- --bench=round-trips`: what a send's round trips to Postgres cost, with no
+ * HTTP and no service, to size decision 0078's open design change before building it. Each
+ * "send" is the same five statements on stand-in tables (the admission's counter with its
+ * asynchronous commit, the access read, the charge's counter, the message insert, COMMIT) over
+ * 25 agents, written to Postgres three ways on one reserved connection per client:
+ * - three writes, as a repeat send goes today: the admission on its own; BEGIN with the access
+ *   read, the charge and the insert; COMMIT once their answers are back;
+ * - two writes: the admission moved into the send's transaction; COMMIT after the answers;
+ * - one write: COMMIT sent with everything else (possible only when every refusal is decided
+ *   in SQL, so a refused send's statement fails and the COMMIT rolls back).
+ * At 1 and 50 connections, the three in turn, two rounds (one with `--quick`). Loopback only.
+ */
+const quick = process.argv.includes("--quick");
+const SECONDS = quick ? 1 : 4;
+const ROUNDS = quick ? 1 : 2;
+const AGENTS = 25;
+const CONNECTIONS = [1, 50];
+const CONTENT = "Of course. I drafted it and put it in your tasks for the week; have a look soon.";
+
+type Shape = "three writes" | "two writes" | "one write";
+const shapes: Shape[] = ["three writes", "two writes", "one write"];
+
+const server = await startTestDatabaseServer();
+const database = await createTestDatabase(server);
+const sql = postgres(database.url, { max: Math.max(...CONNECTIONS), onnotice: () => {} });
+await sql.unsafe(`
+  create table bench_counters (key text, window_start timestamptz, count int not null,
+    primary key (key, window_start));
+  create table bench_standing (agent text, person text, scopes text[] not null,
+    primary key (agent, person));
+  create table bench_messages (id bigserial primary key, conversation text not null,
+    sender text not null, content text not null, created_at timestamptz not null default now());
+  create index on bench_messages (conversation, id);
+  insert into bench_standing select 'a' || i, 'p' || i, array['messages:write']
+    from generate_series(0, ${AGENTS - 1}) i;
+`);
+
+/** One client's sends for `until`, in `shape`; answers how many went out. */
+async function client(
+  connection: postgres.ReservedSql,
+  index: number,
+  shape: Shape,
+  until: number,
+) {
+  const agent = `a${index % AGENTS}`;
+  const person = `p${index % AGENTS}`;
+  const window = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+  const c = connection;
+  const admission = () => c`
+    with async_commit as (select set_config('synchronous_commit', 'off', true))
+    insert into bench_counters select ${`requests:${agent}`}, ${window}::timestamptz, 1
+      from async_commit
+    on conflict (key, window_start) do update set count = bench_counters.count + 1
+    returning count`;
+  const send = () => [
+    c`select scopes from bench_standing where agent = ${agent} and person = ${person}`,
+    c`insert into bench_counters values (${`messages:${agent}`}, ${window}::timestamptz, 1)
+      on conflict (key, window_start) do update set count = bench_counters.count + 1
+      returning count`,
+    c`insert into bench_messages (conversation, sender, content)
+      values (${`${agent}:${person}`}, ${agent}, ${CONTENT}) returning id`,
+  ];
+  let sent = 0;
+  while (Date.now() < until) {
+    if (shape === "three writes") {
+      await admission();
+      await Promise.all([c`begin`, ...send()]);
+      await c`commit`;
+    } else if (shape === "two writes") {
+      await Promise.all([c`begin`, admission(), ...send()]);
+      await c`commit`;
+    } else {
+      // Issued in one tick, postgres.js writes them to the socket together.
+      await Promise.all([c`begin`, admission(), ...send(), c`commit`]);
+    }
+    sent++;
+  }
+  return sent;
+}
+
+const results = new Map<string, number[]>();
+for (let round = 0; round < ROUNDS; round++)
+  for (const connections of CONNECTIONS)
+    for (const shape of shapes) {
+      const reserved = await Promise.all(Array.from({ length: connections }, () => sql.reserve()));
+      const until = Date.now() + SECONDS * 1000;
+      const counts = await Promise.all(reserved.map((c, i) => client(c, i, shape, until)));
+      for (const c of reserved) c.release();
+      const key = `${connections} ${shape}`;
+      results.set(key, [...(results.get(key) ?? []), counts.reduce((a, b) => a + b, 0) / SECONDS]);
+    }
+
+console.log(
+  `\nA send's round trips to Postgres (no HTTP), ${ROUNDS} × ${SECONDS} s per cell, ${AGENTS} agents\n`,
+);
+console.log("| connections | shape | sends/s by round | ms per send (best) | × three writes |");
+console.log("|---|---|---|---|---|");
+for (const connections of CONNECTIONS) {
+  const best = (shape: Shape) => Math.max(...(results.get(`${connections} ${shape}`) ?? [0]));
+  for (const shape of shapes) {
+    const rates = results.get(`${connections} ${shape}`) ?? [];
+    console.log(
+      `| ${connections} | ${shape} | ${rates.map((r) => r.toFixed(0)).join(", ")} | ${((1000 * connections) / best(shape)).toFixed(3)} | ${(best(shape) / best("three writes")).toFixed(2)} |`,
+    );
+  }
+}
+
+await sql.end();
+await dropDatabase(server.adminUrl, database.name);
+await server.stop();
