@@ -83,6 +83,44 @@ interface Title {
   shown: string;
 }
 
+/**
+ * axe on the page as it is now (in the dark theme only the colour rules: the structure is the one
+ * the light pass read), then its screenshot.
+ */
+async function accessibleAndCaptured(
+  page: Page,
+  theme: Theme,
+  label: string,
+  file: string,
+  fullPage = true,
+) {
+  expect(
+    await seriousViolations(page, { colours: theme === "dark" }),
+    `axe on ${label} (${theme})`,
+  ).toEqual([]);
+  await page.screenshot({ path: file, fullPage });
+}
+
+/** Something opened on top of a page (a panel, a row's details), in both themes: fits, accessible, captured. */
+async function checkOpened(
+  page: Page,
+  viewport: keyof typeof viewports,
+  name: string,
+  label: string,
+  fullPage: boolean,
+) {
+  await inBothThemes(page, async (theme) => {
+    expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+    await accessibleAndCaptured(
+      page,
+      theme,
+      `${label} (${viewport})`,
+      shot(viewport, theme, name),
+      fullPage,
+    );
+  });
+}
+
 async function checkPage(
   page: Page,
   viewport: keyof typeof viewports,
@@ -122,11 +160,7 @@ async function checkPage(
         });
     }
     await page.setViewportSize(viewports[viewport]);
-    expect(
-      await seriousViolations(page, { colours: theme === "dark" }),
-      `axe on ${name} (${viewport}, ${theme})`,
-    ).toEqual([]);
-    await page.screenshot({ path: shot(viewport, theme, name), fullPage: true });
+    await accessibleAndCaptured(page, theme, `${name} (${viewport})`, shot(viewport, theme, name));
   });
 }
 
@@ -229,14 +263,7 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
     await settled(page);
     await page.getByTestId("chat-settings-toggle").click();
     await expect(page.getByTestId("chat-settings")).toBeVisible();
-    await inBothThemes(page, async (theme) => {
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      expect(
-        await seriousViolations(page, { colours: theme === "dark" }),
-        `axe on chat settings (${viewport}, ${theme})`,
-      ).toEqual([]);
-      await page.screenshot({ path: shot(viewport, theme, "chat-settings") });
-    });
+    await checkOpened(page, viewport, "chat-settings", "chat settings", false);
 
     await page.goto(pages.webhook);
     await settled(page);
@@ -246,14 +273,7 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
     });
     await failing.getByTestId("delivery-details-toggle").click();
     await expect(page.getByTestId("delivery-detail")).toBeVisible();
-    await inBothThemes(page, async (theme) => {
-      expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
-      expect(
-        await seriousViolations(page, { colours: theme === "dark" }),
-        `axe on delivery details (${viewport}, ${theme})`,
-      ).toEqual([]);
-      await page.screenshot({ path: shot(viewport, theme, "webhook-details"), fullPage: true });
-    });
+    await checkOpened(page, viewport, "webhook-details", "delivery details", true);
 
     if (viewport === "mobile") {
       // The tab bar keeps the main sections; the less used ones wait in the account menu.
@@ -277,13 +297,15 @@ for (const viewport of Object.keys(viewports) as (keyof typeof viewports)[]) {
       await page.getByTestId("account-toggle").click();
       await expect(page.getByTestId("sign-out")).toBeVisible();
       await expect(page.getByTestId("menu-docs")).toBeVisible();
-      await inBothThemes(page, async (theme) => {
-        expect(
-          await seriousViolations(page, { colours: theme === "dark" }),
-          `axe on the account menu (${theme})`,
-        ).toEqual([]);
-        await page.screenshot({ path: shot(viewport, theme, "account-menu") });
-      });
+      await inBothThemes(page, (theme) =>
+        accessibleAndCaptured(
+          page,
+          theme,
+          "the account menu",
+          shot(viewport, theme, "account-menu"),
+          false,
+        ),
+      );
       await page.getByTestId("menu-self-chat").click();
       await expect(page).toHaveURL(/\/self-chat$/);
       await expect(page.getByTestId("menu-self-chat")).toBeHidden(); // the menu closed
