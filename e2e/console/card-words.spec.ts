@@ -83,41 +83,46 @@ test("a card for each platform skill (and a custom kind) says what it does in wo
   await settled(page);
   const cards = page.getByTestId("approval-card");
   await expect(cards).toHaveCount(expected.length);
-  const read = await cards.evaluateAll((elements) =>
-    elements.map((card) => {
-      const text = (id: string) =>
-        card.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? "";
-      /** A dl as "label: value" lines; a nested one joined with " · ". */
-      const rows = (list: Element | null): string[] =>
-        [...(list?.children ?? [])]
-          .filter((row) => row.tagName === "DIV")
-          .map((row) => {
-            const label = row.querySelector(":scope > dt")?.textContent?.trim();
-            const value = row.querySelector(":scope > dd");
-            const nested = value?.querySelector(":scope > dl");
-            const words = nested
-              ? rows(nested).join(" · ")
-              : [...(value?.childNodes ?? [])]
-                  // Words for screen readers only (clipped to nothing) are not shown.
-                  .filter(
-                    (node) =>
-                      !(node instanceof Element) ||
-                      getComputedStyle(node).clipPath !== "inset(50%)",
-                  )
-                  .map((node) => node.textContent)
-                  .join("")
-                  .replace(/\s+/g, " ")
-                  .trim();
-            return `${label}: ${words}`;
-          });
-      return [
-        `${text("card-kind")} | ${text("card-title")} | ${text("card-summary")}`,
-        ...rows(card.querySelector('[data-testid="card-payload"]')),
-        ...rows(card.querySelector('[data-testid="card-changes"] dl')).map((r) => `Changed: ${r}`),
-      ];
-    }),
-  );
-  expect(read).toEqual(expected);
+  // The server wrote the cards in UTC; they are written again in the reader's zone once the page
+  // is hydrated, so the words are read until they are (a single read could see the server's).
+  const read = () =>
+    cards.evaluateAll((elements) =>
+      elements.map((card) => {
+        const text = (id: string) =>
+          card.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() ?? "";
+        /** A dl as "label: value" lines; a nested one joined with " · ". */
+        const rows = (list: Element | null): string[] =>
+          [...(list?.children ?? [])]
+            .filter((row) => row.tagName === "DIV")
+            .map((row) => {
+              const label = row.querySelector(":scope > dt")?.textContent?.trim();
+              const value = row.querySelector(":scope > dd");
+              const nested = value?.querySelector(":scope > dl");
+              const words = nested
+                ? rows(nested).join(" · ")
+                : [...(value?.childNodes ?? [])]
+                    // Words for screen readers only (clipped to nothing) are not shown.
+                    .filter(
+                      (node) =>
+                        !(node instanceof Element) ||
+                        getComputedStyle(node).clipPath !== "inset(50%)",
+                    )
+                    .map((node) => node.textContent)
+                    .join("")
+                    .replace(/\s+/g, " ")
+                    .trim();
+              return `${label}: ${words}`;
+            });
+        return [
+          `${text("card-kind")} | ${text("card-title")} | ${text("card-summary")}`,
+          ...rows(card.querySelector('[data-testid="card-payload"]')),
+          ...rows(card.querySelector('[data-testid="card-changes"] dl')).map(
+            (r) => `Changed: ${r}`,
+          ),
+        ];
+      }),
+    );
+  await expect.poll(read).toEqual(expected);
 
   // No raw JSON or UTC anywhere on a card.
   for (const text of await cards.allTextContents()) {

@@ -50,8 +50,11 @@ async function client(
   const person = `p${index % AGENTS}`;
   const window = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
   const c = connection;
-  const admission = () => c`
-    with async_commit as (select set_config('synchronous_commit', 'off', true))
+  // Alone, the admission commits asynchronously (as the service's does); inside the send's
+  // transaction it must not: `set_config(…, true)` holds to the end of the transaction, and would
+  // make the send's own COMMIT skip its WAL flush too.
+  const admission = (alone: boolean) => c`
+    with async_commit as (select set_config('synchronous_commit', ${alone ? "off" : "on"}, true))
     insert into bench_counters select ${`requests:${agent}`}, ${window}::timestamptz, 1
       from async_commit
     on conflict (key, window_start) do update set count = bench_counters.count + 1
@@ -67,15 +70,15 @@ async function client(
   let sent = 0;
   while (Date.now() < until) {
     if (shape === "three writes") {
-      await admission();
+      await admission(true);
       await Promise.all([c`begin`, ...send()]);
       await c`commit`;
     } else if (shape === "two writes") {
-      await Promise.all([c`begin`, admission(), ...send()]);
+      await Promise.all([c`begin`, admission(false), ...send()]);
       await c`commit`;
     } else {
       // Issued in one tick, postgres.js writes them to the socket together.
-      await Promise.all([c`begin`, admission(), ...send(), c`commit`]);
+      await Promise.all([c`begin`, admission(false), ...send(), c`commit`]);
     }
     sent++;
   }
