@@ -389,3 +389,24 @@ it("answers a paused or rate-limited agent's large body with the refusal, unread
   expect(read.status).toBe(400);
   expect(open.pulled()).toBe(16 * 1024 * 1024);
 });
+
+it("ends a waiting pollUpdates when its MCP client goes away, as a REST long-poll ends", async () => {
+  const gone = new AbortController();
+  const started = Date.now();
+  const answered = handleMcp(
+    new Request("http://localhost/api/agent/v1/mcp", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer agent:${token}`,
+        accept: "application/json, text/event-stream",
+        "content-type": "application/json",
+      },
+      body: JSON.stringify(toolCall(1, "pollUpdates", { wait: 20 })),
+      signal: gone.signal,
+    }),
+  );
+  setTimeout(() => gone.abort(), 300);
+  await answered.then((response) => response.text()).catch(() => {});
+  // Not the 20 s the call asked to wait: the in-process call follows its caller's signal.
+  expect(Date.now() - started).toBeLessThan(5_000);
+});

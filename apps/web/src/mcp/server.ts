@@ -192,7 +192,7 @@ async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallT
   return toolResult(response);
 }
 
-/** The route's own pipeline on an in-process request; no HTTP to ourselves. */
+/** The route's own pipeline on an in-process call; no HTTP to ourselves, no `Request` built. */
 function runRoute(
   outer: Request,
   route: AgentRoute,
@@ -200,7 +200,6 @@ function runRoute(
   call: { path?: string; params?: Record<string, string>; body?: string; idempotencyKey?: string },
 ): Promise<Response> {
   const op = route.operation;
-  const url = new URL(`/api${call.path ?? op.path}`, outer.url);
   const headers = new Headers();
   // What the request log and the client network read; the credential was checked already.
   for (const name of ["x-forwarded-for", "x-real-ip", "user-agent"]) {
@@ -209,16 +208,19 @@ function runRoute(
   }
   if (call.body !== undefined) headers.set("content-type", "application/json");
   if (call.idempotencyKey !== undefined) headers.set(IDEMPOTENCY_KEY_HEADER, call.idempotencyKey);
-  const request = new Request(url, {
-    method: op.method,
-    headers,
-    // The caller's own for the one call that waits: a long-poll ends when the MCP client goes
-    // away, as a REST one does. (A Request following a signal costs an AbortController and a
-    // listener: the other calls answer at once and need none.)
-    ...(op.operationId === ops.pollUpdates.operationId && { signal: outer.signal }),
-    ...(call.body !== undefined && { body: call.body }),
-  });
-  return route.admitted(request, { params: Promise.resolve(call.params ?? {}) }, admit);
+  return route.admitted(
+    {
+      url: new URL(`/api${call.path ?? op.path}`, outer.url),
+      method: op.method,
+      headers,
+      params: call.params ?? {},
+      ...(call.body !== undefined && { body: call.body }),
+      // The caller's own for the one call that waits: a long-poll ends when the MCP client goes
+      // away, as a REST one does.
+      ...(op.operationId === ops.pollUpdates.operationId && { signal: outer.signal }),
+    },
+    admit,
+  );
 }
 
 function mcpServer(post: Post): Server {

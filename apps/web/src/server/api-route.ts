@@ -106,10 +106,74 @@ const devSurface: Surface<DeveloperPrincipal> = {
  */
 export type Admit<P> = () => Promise<P>;
 
+/**
+ * A call made inside this process (an MCP tool call) to a route, already let in: what the
+ * pipeline reads of a request, with no `Request` built unless the handler asks for one.
+ */
+export interface InProcessCall {
+  url: URL;
+  method: string;
+  /** What the request log, the client network and an `Idempotency-Key` read. */
+  headers: Headers;
+  params: Record<string, string>;
+  /** The JSON body, read whole with the POST that carried the call. */
+  body?: string;
+  /** The caller's, for a call that waits (a long-poll ends when its caller goes away). */
+  signal?: AbortSignal;
+}
+
 /** The pipeline of one route: as Next calls it, and for a caller that already let it in. */
 type PipelineHandler<P> = NextHandler & {
-  admitted(request: Request, context: RouteContext, admit: Admit<P>): Promise<Response>;
+  admitted(call: InProcessCall, admit: Admit<P>): Promise<Response>;
 };
+
+/** What the pipeline reads of a call, from a `Request` or an in-process call alike. */
+interface Incoming {
+  url: URL;
+  method: string;
+  headers: Headers;
+  params(): Promise<Record<string, string | string[] | undefined>>;
+  /** The body as text, read under the admitted caller's share of the body budget. */
+  text(caller: string): Promise<string>;
+  /** The call as a `Request`, for a handler that reads one. */
+  request(): Request;
+}
+
+function fromRequest(request: Request, context: RouteContext): Incoming {
+  return {
+    url: new URL(request.url),
+    method: request.method,
+    headers: request.headers,
+    params: async () => (await context.params) ?? {},
+    text: (caller) => readBodyText(request, { caller }),
+    request: () => request,
+  };
+}
+
+/**
+ * An in-process call as the pipeline reads it. Its body was read (and counted) with the POST
+ * that carried it; a `Request` is made only for a handler that asks (a long-poll's signal, a
+ * byte range): building one, with its body as a stream, cost an MCP tool call ~30-60 µs.
+ */
+function fromCall(call: InProcessCall): Incoming {
+  let request: Request | undefined;
+  return {
+    url: call.url,
+    method: call.method,
+    headers: call.headers,
+    params: async () => call.params,
+    text: async () => call.body ?? "",
+    request: () => {
+      request ??= new Request(call.url, {
+        method: call.method,
+        headers: call.headers,
+        ...(call.signal && { signal: call.signal }),
+        ...(call.body !== undefined && { body: call.body }),
+      });
+      return request;
+    },
+  };
+}
 
 /**
  * The request pipeline every API route shares: authenticate → account state → validate input →
@@ -120,7 +184,7 @@ function apiRoute<P>(surface: Surface<P>) {
     options: RouteOptions<B, Q>,
     handler: (args: HandlerArgs<P, Input<B>, Input<Q>>) => Promise<Response>,
   ): PipelineHandler<P> => {
-    const run = (request: Request, context: RouteContext, admit?: Admit<P>) => {
+    const run = (incoming: Incoming, admit?: Admit<P>) => {
       const requestId = randomUUID();
       return withLogContext({ requestId }, async () => {
         const started = performance.now();
@@ -129,13 +193,13 @@ function apiRoute<P>(surface: Surface<P>) {
         let response: Response;
         try {
           const deps = getDeps();
-          const url = new URL(request.url);
+          const { url } = incoming;
           const principal = admit
             ? await admit()
             : await surface.authenticate(
                 deps,
-                credentialSecret(surface, request),
-                { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) },
+                credentialSecret(surface, incoming.headers),
+                { family: clientFamily(incoming.headers, deps.config.TRUSTED_PROXIES) },
                 options.admission?.(url) ?? {},
               );
           principalId = surface.idOf(principal);
@@ -143,11 +207,11 @@ function apiRoute<P>(surface: Surface<P>) {
           const rawQuery = storableQuery(url);
           const query = options.query ? options.query.parse(rawQuery) : undefined;
           const raw = options.body
-            ? await readJson(request, surface.callerOf(principal), options.optionalBody ?? false)
+            ? await readJson(incoming, surface.callerOf(principal), options.optionalBody ?? false)
             : undefined;
           const body = options.body ? options.body.parse(raw) : undefined;
           const params = Object.fromEntries(
-            Object.entries((await context.params) ?? {}).map(([k, v]) => [k, String(v)]),
+            Object.entries(await incoming.params()).map(([k, v]) => [k, String(v)]),
           );
           assertStorableInput(params);
           const keyed = {
@@ -157,14 +221,16 @@ function apiRoute<P>(surface: Surface<P>) {
             successStatus: options.status ?? 200,
           };
           const admittedRate = rate;
-          response = await idempotent(request, keyed, (deps) =>
+          response = await idempotent(incoming, keyed, (deps) =>
             handler({
               principal,
               deps,
               body: body as Input<B>,
               query: query as Input<Q>,
               params,
-              request,
+              get request() {
+                return incoming.request();
+              },
               respond: (text, status, value) =>
                 answer(
                   value === undefined ? { text } : { text, value },
@@ -190,7 +256,7 @@ function apiRoute<P>(surface: Surface<P>) {
         // One line per request: ids, status and time only (never the token, query or body).
         logRequest({
           route,
-          method: request.method,
+          method: incoming.method,
           [surface.credential === "agent" ? "agentId" : "userId"]: principalId,
           status: response.status,
           ms: Math.round(seconds * 10_000) / 10,
@@ -198,9 +264,10 @@ function apiRoute<P>(surface: Surface<P>) {
         return finish(response, requestId, rate);
       });
     };
-    return Object.assign((request: Request, context: RouteContext) => run(request, context), {
-      admitted: run,
-    });
+    return Object.assign(
+      (request: Request, context: RouteContext) => run(fromRequest(request, context)),
+      { admitted: (call: InProcessCall, admit: Admit<P>) => run(fromCall(call), admit) },
+    );
   };
 }
 
@@ -310,7 +377,9 @@ function surfaceRoute<P>(surface: Surface<P>) {
         }
       : target;
     const handle = route(options, async (args) => {
-      const result = await handler(op ? { ...args, params: op.params.parse(args.params) } : args);
+      // Set in place, not spread: `args.request` is a getter that makes a `Request` on demand.
+      if (op) args.params = op.params.parse(args.params);
+      const result = await handler(args);
       if (result instanceof Response) return result;
       if (result instanceof JsonText) return args.respond(result.text, op?.status ?? 200);
       const text = JSON.stringify(result);
@@ -327,8 +396,8 @@ function surfaceRoute<P>(surface: Surface<P>) {
 export const agentRoute = surfaceRoute(agentSurface);
 export const devRoute = surfaceRoute(devSurface);
 
-function credentialSecret(surface: Surface<unknown>, request: Request): string {
-  const credential = parseAuthorization(request.headers.get("authorization"));
+function credentialSecret(surface: Surface<unknown>, headers: Headers): string {
+  const credential = parseAuthorization(headers.get("authorization"));
   if (credential.kind === surface.credential) return credential.secret;
   const expected = `Authorization: Bearer ${surface.credential}:<${surface.credential === "agent" ? "token" : "key"}>`;
   const why =
@@ -340,15 +409,15 @@ function credentialSecret(surface: Surface<unknown>, request: Request): string {
   throw new CoreError("unauthorized", why);
 }
 
-async function readJson(request: Request, caller: string, optional: boolean): Promise<unknown> {
-  const text = await readBodyText(request, { caller });
+async function readJson(incoming: Incoming, caller: string, optional: boolean): Promise<unknown> {
+  const text = await incoming.text(caller);
   if (text.trim() === "") {
     if (optional) return {};
     throw new CoreError("validation_error", "A JSON body is required", {
       issues: [{ path: "", message: "body is required" }],
     });
   }
-  const type = request.headers.get("content-type") ?? "";
+  const type = incoming.headers.get("content-type") ?? "";
   if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type))
     throw new CoreError("validation_error", "Content-Type must be application/json", {
       issues: [{ path: "", message: "Content-Type must be application/json" }],

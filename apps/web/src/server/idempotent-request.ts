@@ -18,13 +18,13 @@ import { describeError } from "@switchboard/db";
  * failure frees the key.
  */
 export async function idempotent(
-  request: Request,
+  request: { method: string; headers: Headers; url: URL },
   call: { deps: CoreDeps; ownerId: string; body: unknown; successStatus: number },
   handle: (deps: CoreDeps) => Promise<Response>,
 ): Promise<Response> {
   const header = request.method === "POST" ? request.headers.get(IDEMPOTENCY_KEY_HEADER) : null;
   if (header === null) return handle(call.deps);
-  const url = new URL(request.url);
+  const { url } = request;
   const claim = await claimIdempotencyKey(
     call.deps,
     {
