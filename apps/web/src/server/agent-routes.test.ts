@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript, loaded before Next by `node --import`.
-import { agentRoutesFirst, bodyStream, GUARD_INSTALLED } from "../../agent-routes.mjs";
+import { agentRoutesFirst, bodyReader, GUARD_INSTALLED } from "../../agent-routes.mjs";
 
 /**
  * A Next build's shape, made by hand: the app-paths manifest, the routes manifest's header rules,
@@ -33,10 +33,20 @@ function fakeBuild(): string {
       ],
     }),
   );
+  // A body is read as readBodyText reads it: through the edge's reader, if there is one.
   const handlers = `
+    const bodyOf = async (request) => {
+      const reader = request[Symbol.for("switchboard.edgeBody")];
+      if (!reader) return request.body ? await request.text() : null;
+      let text = "";
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+        text += Buffer.from(chunk.value).toString();
+      return text;
+    };
     const seen = async (request, context) => Response.json(
       { method: request.method, url: request.url, params: await context.params,
-        peer: request.headers.get("x-test"), body: request.body ? await request.text() : null },
+        peer: request.headers.get("x-test"), body: await bodyOf(request),
+        own: request.body === null ? "none" : "stream" },
       { headers: { "X-Route": "handler", "Content-Security-Policy": "route's own" } });
     module.exports.routeModule = { ensureUserland: async () => {}, userland: {
       GET: seen, POST: seen,
@@ -120,6 +130,7 @@ describe("the Agent API's routes at the HTTP edge", () => {
       params: { thingId: "a b👍" },
       peer: "given",
       body: null,
+      own: "none",
     });
     expect(answer.headers.get("x-frame-options")).toBe("DENY");
     expect(answer.headers.get("content-security-policy")).toBe("route's own");
@@ -128,10 +139,11 @@ describe("the Agent API's routes at the HTTP edge", () => {
     expect(answer.headers.get("content-length")).not.toBeNull();
   });
 
-  it("prefers a fixed segment to a parameter, and streams a body to the handler", async () => {
+  it("prefers a fixed segment to a parameter, and hands a body to the handler's reader", async () => {
     expect(await (await at("/api/agent/v1/things/mine")).text()).toBe("mine");
     const posted = await at("/api/agent/v1/things/x", { method: "POST", body: "hello" });
-    expect((await posted.json()).body).toBe("hello");
+    // Read from the Node request through the edge's reader; the Request carries no stream.
+    expect(await posted.json()).toMatchObject({ body: "hello", own: "none" });
   });
 
   it("leaves to Next what it would normalise, a catch-all's paths, HEAD, OPTIONS and other APIs", async () => {
@@ -212,13 +224,14 @@ describe("the Agent API's routes at the HTTP edge", () => {
 });
 
 describe("a request's body as the handler reads it", () => {
-  /** A server whose handler gets each request's body stream; `reached` resolves with the pair. */
+  type Reader = ReturnType<typeof bodyReader>;
+  /** A server whose handler gets each request's body reader; `reached` resolves with the pair. */
   async function bodyServer() {
-    let reached: (pair: [IncomingMessage, ReadableStream<Uint8Array>]) => void = () => {};
-    const next = new Promise<[IncomingMessage, ReadableStream<Uint8Array>]>((resolve) => {
+    let reached: (pair: [IncomingMessage, Reader]) => void = () => {};
+    const next = new Promise<[IncomingMessage, Reader]>((resolve) => {
       reached = resolve;
     });
-    const server = createServer((request) => reached([request, bodyStream(request)]));
+    const server = createServer((request) => reached([request, bodyReader(request)]));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
     const socket = connect(port, "127.0.0.1");
@@ -228,15 +241,19 @@ describe("a request's body as the handler reads it", () => {
     const close = () => new Promise((resolve) => server.close(resolve));
     return { next, socket, chunk, close };
   }
+  const decoded = (chunk: { value?: Uint8Array }) => Buffer.from(chunk.value ?? []).toString();
 
   it("arrives whole, chunk by chunk, with the socket paused while a chunk waits for its reader", async () => {
     const { next, socket, chunk, close } = await bodyServer();
     chunk("first;");
-    const [request, body] = await next;
+    const [request, reader] = await next;
     await expect.poll(() => request.isPaused()).toBe(true);
     chunk("second;");
     socket.write("0\r\n\r\n");
-    expect(await new Response(body).text()).toBe("first;second;");
+    let text = "";
+    for (let read = await reader.read(); !read.done; read = await reader.read())
+      text += decoded(read);
+    expect(text).toBe("first;second;");
     socket.destroy();
     await close();
   });
@@ -244,9 +261,8 @@ describe("a request's body as the handler reads it", () => {
   it("fails the read when the client leaves before the body ends", async () => {
     const { next, socket, chunk, close } = await bodyServer();
     chunk("part;");
-    const [, body] = await next;
-    const reader = body.getReader();
-    expect(new TextDecoder().decode((await reader.read()).value)).toBe("part;");
+    const [, reader] = await next;
+    expect(decoded(await reader.read())).toBe("part;");
     socket.destroy();
     await expect(reader.read()).rejects.toBeInstanceOf(Error);
     await close();
@@ -254,8 +270,7 @@ describe("a request's body as the handler reads it", () => {
 
   it("lets the handler answer after it cancels the read (a body over its limit is not read on)", async () => {
     const server = createServer(async (request, response) => {
-      const body = bodyStream(request);
-      const reader = body.getReader();
+      const reader = bodyReader(request);
       await reader.read();
       await reader.cancel();
       response.writeHead(413, { Connection: "close" }).end("too large");

@@ -1,5 +1,9 @@
+import { createServer } from "node:http";
+import { connect, type Socket } from "node:net";
 import { CoreError } from "@switchboard/core";
 import { describe, expect, it } from "vitest";
+// @ts-expect-error: plain JavaScript, loaded before Next by `node --import`.
+import { bodyReader } from "../../agent-routes.mjs";
 import { BodyBudget, type BodyPace, readBodyText } from "./read-body";
 
 const KB = 1024;
@@ -182,5 +186,53 @@ describe("readBodyText's pace", () => {
     await expect(
       readBodyText(request(tricklingBody(8, 8 * KB, 100)), { caller: "a", budget: budget(), pace }),
     ).resolves.toHaveLength(64 * KB);
+  });
+});
+
+describe("readBodyText through the HTTP edge's reader", () => {
+  /** A request whose body is the edge's reader over a real socket, as the edge makes it. */
+  async function edgeRequest(send: (socket: Socket) => void) {
+    let reached: (request: Request) => void = () => {};
+    const next = new Promise<Request>((resolve) => {
+      reached = resolve;
+    });
+    const server = createServer((incoming) => {
+      // The edge's Request carries no body; its reader is kept beside it.
+      const made = new Request("http://x/", { method: "POST" });
+      Object.assign(made, { [Symbol.for("switchboard.edgeBody")]: bodyReader(incoming) });
+      reached(made);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const socket = connect((server.address() as { port: number }).port, "127.0.0.1");
+    socket.on("error", () => {});
+    socket.write("POST /x HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n");
+    send(socket);
+    const done = () => {
+      socket.destroy();
+      return new Promise((resolve) => server.close(resolve));
+    };
+    return { request: await next, done };
+  }
+  const chunked = (text: string) => `${text.length.toString(16)}\r\n${text}\r\n`;
+  const pace: BodyPace = { graceMs: 100, bytesPerSecond: 64 * KB };
+
+  it("reads the body from the Node request, not from the Request's own stream", async () => {
+    const { request, done } = await edgeRequest((socket) =>
+      socket.write(`${chunked("first;")}${chunked("second;")}0\r\n\r\n`),
+    );
+    expect(request.body).toBeNull();
+    await expect(readBodyText(request, { caller: "agent:a" })).resolves.toBe("first;second;");
+    await done();
+  });
+
+  it("keeps the pace and the size cap: a stalled body is cut with 408, a large one with 413", async () => {
+    const stalled = await edgeRequest((socket) => socket.write(chunked("start;")));
+    const cut = await refusal(readBodyText(stalled.request, { caller: "agent:a", pace }));
+    expect(cut?.code).toBe("request_timeout");
+    await stalled.done();
+    const large = await edgeRequest((socket) => socket.write(chunked("a".repeat(2 * KB))));
+    const over = await refusal(readBodyText(large.request, { caller: "agent:a", maxBytes: KB }));
+    expect(over?.code).toBe("payload_too_large");
+    await large.done();
   });
 });

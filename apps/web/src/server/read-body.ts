@@ -104,8 +104,8 @@ export async function readBodyText(request: Request, options: ReadBodyOptions): 
     pace = BODY_PACE,
   } = options;
   if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge(maxBytes);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
+  const reader = (request as EdgeRequest)[EDGE_BODY] ?? request.body?.getReader();
+  if (!reader) return "";
   const chunks: Uint8Array[] = [];
   const started = Date.now();
   let size = 0;
@@ -139,11 +139,18 @@ export async function readBodyText(request: Request, options: ReadBodyOptions): 
   }
 }
 
+/** A body's chunks as a stream reader gives them: the web stream's, or the HTTP edge's. */
+type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, "read" | "cancel">;
+
+/**
+ * Where a `Request` the web process's HTTP edge made keeps its body's reader (`EDGE_BODY` in
+ * agent-routes.mjs): read from the Node request itself, without a web stream in between.
+ */
+const EDGE_BODY = Symbol.for("switchboard.edgeBody");
+type EdgeRequest = Request & { [EDGE_BODY]?: BodyReader };
+
 /** The next chunk, or 408 when it has not come by `due` (epoch ms). */
-function readBy(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  due: number,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
+function readBy(reader: BodyReader, due: number): Promise<ReadableStreamReadResult<Uint8Array>> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () =>
