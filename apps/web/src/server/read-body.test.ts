@@ -3,7 +3,7 @@ import { connect, type Socket } from "node:net";
 import { CoreError } from "@switchboard/core";
 import { describe, expect, it } from "vitest";
 // @ts-expect-error: plain JavaScript, loaded before Next by `node --import`.
-import { bodyReader } from "../../agent-routes.mjs";
+import { bodyReader, EDGE_BODY } from "../../agent-routes.mjs";
 import { BodyBudget, type BodyPace, readBodyText } from "./read-body";
 
 const KB = 1024;
@@ -199,7 +199,7 @@ describe("readBodyText through the HTTP edge's reader", () => {
     const server = createServer((incoming) => {
       // The edge's Request carries no body; its reader is kept beside it.
       const made = new Request("http://x/", { method: "POST" });
-      Object.assign(made, { [Symbol.for("switchboard.edgeBody")]: bodyReader(incoming) });
+      Object.assign(made, { [EDGE_BODY]: bodyReader(incoming) });
       reached(made);
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
