@@ -2,6 +2,7 @@ import { schema } from "@switchboard/db";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addContact, removeContact } from "../contacts/contacts";
+import { userTopic, wakeAfterCommit } from "../events/notifier";
 import { createAgent } from "../identity/agents";
 import { createUser } from "../identity/users";
 import { listPersonMessages } from "../messaging/list-person-messages";
@@ -197,6 +198,12 @@ describe("the decision audit trail", () => {
       heard.push(change),
     );
     const activity = `activity:${agent.id}`;
+    // The proposals' own wake-ups (they wait out the people's window) are heard first: a later
+    // notification of this process's, heard, says every earlier one was (Postgres delivers them
+    // in commit order).
+    await wakeAfterCommit(t.deps.sql, []);
+    await wakeAfterCommit(t.deps.sql, [userTopic(owner.id, "cards")], 0);
+    await expect.poll(() => heard.includes("cards")).toBe(true);
     const hears = async (decide: () => Promise<unknown>) => {
       heard.length = 0;
       await decide();

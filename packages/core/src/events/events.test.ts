@@ -189,6 +189,36 @@ describe("long-poll", () => {
     }
   });
 
+  it("a wake-up for people's apps waits out its window for others; any other topic goes at once, taking it along", async () => {
+    const listener = createDeps(t.config); // another process's LISTEN, counting notifications
+    const heard: { at: number; topics: string[] }[] = [];
+    try {
+      await listener.deps.sql.listen(NOTIFY_CHANNEL, (payload) => {
+        if (payload.includes("_window")) heard.push({ at: Date.now(), topics: payload.split(",") });
+      });
+      // People's topics alone: nothing goes out before the window ends, then one statement.
+      const start = Date.now();
+      const alone = wakeAfterCommit(t.deps.sql, [userTopic("usr_window1")], 400);
+      void wakeAfterCommit(t.deps.sql, [userTopic("usr_window2")], 400);
+      await alone;
+      await expect.poll(() => heard.length).toBe(1);
+      expect(heard[0]!.at - start).toBeGreaterThanOrEqual(390);
+      expect(heard[0]!.topics.sort()).toEqual(["user:usr_window1", "user:usr_window2"]);
+
+      // An agent's topic does not wait: it starts the statement and the waiting one joins it.
+      const waiting = wakeAfterCommit(t.deps.sql, [userTopic("usr_window3")], 60_000);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(heard).toHaveLength(1);
+      const added = Date.now();
+      await Promise.all([waiting, wakeAfterCommit(t.deps.sql, ["agent:agt_window"])]);
+      await expect.poll(() => heard.length).toBe(2);
+      expect(heard[1]!.at - added).toBeLessThan(10_000);
+      expect(heard[1]!.topics.sort()).toEqual(["agent:agt_window", "user:usr_window3"]);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it("a first LISTEN that failed is tried again by the next subscriber", async () => {
     // A database that does not exist yet: the first LISTEN fails, as it would while Postgres
     // is briefly unreachable at start.

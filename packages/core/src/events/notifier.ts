@@ -249,15 +249,34 @@ const MAX_NOTIFY_PAYLOAD = 7900;
  * the commit and the statement, or to a longer outage, delays its listeners to their own
  * re-read at most: a parked long-poll reads again when its wait ends, a stream at each
  * heartbeat, the webhook drains at each sweep. Nothing is lost: the rows are committed.
+ *
+ * Wake-ups for people's open apps alone (`user:` topics) wait up to `peopleWindowMs` for others
+ * to join them when no statement is in flight; any other topic (an agent's readers, the drains,
+ * a control topic) starts the statement at the next turn of the event loop, taking the waiting
+ * ones along. One agent sending in turn otherwise paid a statement a send, and every process
+ * listening paid for each notification: ~0.45 ms of CPU a send across them (issue 41).
  */
-export function wakeAfterCommit(db: Sql, topics: Iterable<Topic>): Promise<void> {
+export function wakeAfterCommit(
+  db: Sql,
+  topics: Iterable<Topic>,
+  peopleWindowMs = PEOPLE_WAKE_WINDOW_MS,
+): Promise<void> {
   let wakes = afterCommit.get(db);
   if (!wakes) {
     wakes = new CoalescedWakes(db);
     afterCommit.set(db, wakes);
   }
-  return wakes.add(topics);
+  return wakes.add(topics, peopleWindowMs);
 }
+
+/**
+ * How long a wake-up for people's apps may wait for others to join it: a person sees a change
+ * this much later at most, well under what a screen shows as a delay.
+ */
+const PEOPLE_WAKE_WINDOW_MS = 20;
+
+/** A wake-up for a person's open console, which a few milliseconds more cannot hurt. */
+const forPeople = (topic: Topic) => topic.startsWith("user:");
 
 /** Each process's (each postgres.js instance's) after-commit wake-ups. */
 const afterCommit = new WeakMap<Sql, CoalescedWakes>();
@@ -267,6 +286,8 @@ class CoalescedWakes {
   private pending = new Set<Topic>();
   private next: Promise<void> | undefined;
   private inFlight: Promise<void> | undefined;
+  /** Starts the next statement at the next turn: set while it waits out the people's window. */
+  private hurry: (() => void) | undefined;
 
   constructor(private readonly sql: Sql) {}
 
@@ -274,16 +295,31 @@ class CoalescedWakes {
    * Resolves once `topics` went out (or their statement failed: it never rejects); with none,
    * once every topic added so far did.
    */
-  add(topics: Iterable<Topic>): Promise<void> {
+  add(topics: Iterable<Topic>, peopleWindowMs: number): Promise<void> {
     const before = this.pending.size;
-    for (const topic of topics) this.pending.add(topic);
+    let urgent = false;
+    for (const topic of topics) {
+      this.pending.add(topic);
+      urgent ||= !forPeople(topic);
+    }
     if (this.pending.size === before) return this.next ?? this.inFlight ?? Promise.resolve();
-    // Idle, the statement waits for the turn of the event loop: every commit answered meanwhile
-    // joins it, and the sends it wakes for have answered their callers first.
-    this.next ??= (this.inFlight ?? new Promise((resolve) => setImmediate(resolve))).then(() =>
-      this.flush(),
-    );
+    // Idle, the statement waits for the turn of the event loop (or, for people's apps alone, the
+    // window): every commit answered meanwhile joins it, and the sends it wakes for have answered
+    // their callers first. Behind a statement in flight, it goes out as that one is answered.
+    this.next ??= (this.inFlight ?? this.idle(peopleWindowMs)).then(() => this.flush());
+    if (urgent) this.hurry?.();
     return this.next;
+  }
+
+  private idle(peopleWindowMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const window = setTimeout(() => this.hurry?.(), peopleWindowMs);
+      this.hurry = () => {
+        this.hurry = undefined;
+        clearTimeout(window);
+        setImmediate(resolve);
+      };
+    });
   }
 
   private async flush(): Promise<void> {
