@@ -1,5 +1,6 @@
 import { createTestDatabase, dropDatabase, startTestDatabaseServer } from "@switchboard/db/testing";
 import postgres from "postgres";
+import { cpuSnapshot, cpuSpent } from "./process-cpu";
 
 /**
  * `npm run bench -- --bench=round-trips`: what a send's round trips to Postgres cost, with no
@@ -11,8 +12,13 @@ import postgres from "postgres";
  *   read, the charge and the insert; COMMIT once their answers are back;
  * - two writes: the admission moved into the send's transaction; COMMIT after the answers;
  * - one write: COMMIT sent with everything else (possible only when every refusal is decided
- *   in SQL, so a refused send's statement fails and the COMMIT rolls back).
- * At 1 and 50 connections, the three in turn, two rounds (one with `--quick`). Loopback only.
+ *   in SQL, so a refused send's statement fails and the COMMIT rolls back);
+ * - the admission, then one statement: the read, the charge and the insert as the parts of one
+ *   statement that commits on its own, its refusals raised by a guard function (a raise rolls
+ *   the whole statement back), as a send with no BEGIN and no COMMIT would be, let in as today;
+ * - one statement: the admission as a part of it too.
+ * At 1 and 50 connections, the four in turn, two rounds (one with `--quick`), with the CPU time
+ * per send of this process (the clients: postgres.js) and of all of Postgres. Loopback only.
  */
 const quick = process.argv.includes("--quick");
 const SECONDS = quick ? 1 : 4;
@@ -21,8 +27,19 @@ const AGENTS = 25;
 const CONNECTIONS = [1, 50];
 const CONTENT = "Of course. I drafted it and put it in your tasks for the week; have a look soon.";
 
-type Shape = "three writes" | "two writes" | "one write";
-const shapes: Shape[] = ["three writes", "two writes", "one write"];
+type Shape =
+  | "three writes"
+  | "two writes"
+  | "one write"
+  | "admission, then one statement"
+  | "one statement";
+const shapes: Shape[] = [
+  "three writes",
+  "two writes",
+  "one write",
+  "admission, then one statement",
+  "one statement",
+];
 
 const server = await startTestDatabaseServer();
 const database = await createTestDatabase(server);
@@ -37,6 +54,11 @@ await sql.unsafe(`
   create index on bench_messages (conversation, id);
   insert into bench_standing select 'a' || i, 'p' || i, array['messages:write']
     from generate_series(0, ${AGENTS - 1}) i;
+  create function bench_expect(ok boolean, refusal text) returns boolean language plpgsql as $$
+    begin
+      if ok is not true then raise exception '%', refusal; end if;
+      return true;
+    end $$;
 `);
 
 /** One client's sends for `until`, in `shape`; answers how many went out. */
@@ -67,6 +89,29 @@ async function client(
     c`insert into bench_messages (conversation, sender, content)
       values (${`${agent}:${person}`}, ${agent}, ${CONTENT}) returning id`,
   ];
+  // Every part sees the statement's one snapshot; the guard reads the parts' answers (each CTE
+  // runs once, whether or not the final select reads it) and raises when one refuses.
+  const oneStatement = (admitted: boolean) => c`
+    with admitted as (
+      insert into bench_counters select ${`requests:${agent}`}, ${window}::timestamptz, 1
+        where ${!admitted}
+      on conflict (key, window_start) do update set count = bench_counters.count + 1
+      returning count
+    ), standing as (
+      select scopes from bench_standing where agent = ${agent} and person = ${person}
+    ), charged as (
+      insert into bench_counters values (${`messages:${agent}`}, ${window}::timestamptz, 1)
+      on conflict (key, window_start) do update set count = bench_counters.count + 1
+      returning count
+    ), stored as (
+      insert into bench_messages (conversation, sender, content)
+      values (${`${agent}:${person}`}, ${agent}, ${CONTENT}) returning id
+    )
+    select stored.id,
+      bench_expect(coalesce((select count from admitted), 0) <= 1000000000, 'rate_limited'),
+      bench_expect((select 'messages:write' = any(scopes) from standing), 'scope_not_granted'),
+      bench_expect((select count from charged) <= 1000000000, 'rate_limited')
+    from stored`;
   let sent = 0;
   while (Date.now() < until) {
     if (shape === "three writes") {
@@ -76,38 +121,71 @@ async function client(
     } else if (shape === "two writes") {
       await Promise.all([c`begin`, admission(false), ...send()]);
       await c`commit`;
-    } else {
+    } else if (shape === "one write") {
       // Issued in one tick, postgres.js writes them to the socket together.
       await Promise.all([c`begin`, admission(false), ...send(), c`commit`]);
+    } else if (shape === "admission, then one statement") {
+      await admission(true);
+      await oneStatement(true);
+    } else {
+      await oneStatement(false);
     }
     sent++;
   }
   return sent;
 }
 
+// The one statement's guard refuses as a send must: nothing it counted or stored is left.
+await sql`update bench_standing set scopes = '{}' where agent = 'a0'`;
+const check = await sql.reserve();
+const refusal = await client(check, 0, "one statement", Date.now() + 60_000).then(
+  () => "sent",
+  (error: Error) => error.message,
+);
+check.release();
+const [left] = await sql`select (select count(*) from bench_counters)::int as counts,
+  (select count(*) from bench_messages)::int as messages`;
+if (refusal !== "scope_not_granted" || left?.counts !== 0 || left?.messages !== 0)
+  throw new Error(`the one statement's refusal: ${refusal}, left ${JSON.stringify(left)}`);
+await sql`update bench_standing set scopes = array['messages:write'] where agent = 'a0'`;
+
 const results = new Map<string, number[]>();
+/** CPU ms per send, this process's and Postgres's, of each cell's best round. */
+const cpu = new Map<string, { client: number; postgres: number }>();
 for (let round = 0; round < ROUNDS; round++)
   for (const connections of CONNECTIONS)
     for (const shape of shapes) {
       const reserved = await Promise.all(Array.from({ length: connections }, () => sql.reserve()));
+      const before = cpuSnapshot({ client: process.pid }, database.name);
       const until = Date.now() + SECONDS * 1000;
       const counts = await Promise.all(reserved.map((c, i) => client(c, i, shape, until)));
+      const spent = cpuSpent(before, cpuSnapshot({ client: process.pid }, database.name));
       for (const c of reserved) c.release();
       const key = `${connections} ${shape}`;
-      results.set(key, [...(results.get(key) ?? []), counts.reduce((a, b) => a + b, 0) / SECONDS]);
+      const sends = counts.reduce((a, b) => a + b, 0);
+      const rates = [...(results.get(key) ?? []), sends / SECONDS];
+      if (sends / SECONDS >= Math.max(...rates))
+        cpu.set(key, {
+          client: (spent.client ?? 0) / sends,
+          postgres: (spent.postgres ?? 0) / sends,
+        });
+      results.set(key, rates);
     }
 
 console.log(
   `\nA send's round trips to Postgres (no HTTP), ${ROUNDS} × ${SECONDS} s per cell, ${AGENTS} agents\n`,
 );
-console.log("| connections | shape | sends/s by round | ms per send (best) | × three writes |");
-console.log("|---|---|---|---|---|");
+console.log(
+  "| connections | shape | sends/s by round | ms per send (best) | × three writes | CPU ms per send: client + Postgres |",
+);
+console.log("|---|---|---|---|---|---|");
 for (const connections of CONNECTIONS) {
   const best = (shape: Shape) => Math.max(...(results.get(`${connections} ${shape}`) ?? [0]));
   for (const shape of shapes) {
     const rates = results.get(`${connections} ${shape}`) ?? [];
+    const used = cpu.get(`${connections} ${shape}`);
     console.log(
-      `| ${connections} | ${shape} | ${rates.map((r) => r.toFixed(0)).join(", ")} | ${((1000 * connections) / best(shape)).toFixed(3)} | ${(best(shape) / best("three writes")).toFixed(2)} |`,
+      `| ${connections} | ${shape} | ${rates.map((r) => r.toFixed(0)).join(", ")} | ${((1000 * connections) / best(shape)).toFixed(3)} | ${(best(shape) / best("three writes")).toFixed(2)} | ${used ? `${used.client.toFixed(3)} + ${used.postgres.toFixed(3)}` : ""} |`,
     );
   }
 }
