@@ -322,7 +322,9 @@ describe("a send's statements go out together", () => {
           where payload->>'userId' = ${person.id}`
       )[0]?.n;
     const before = await jobs();
-    // BEGIN, the access check, the charge, the message (its push job in it), COMMIT.
+    // BEGIN, the access check, the charge, the message (its push job in it), COMMIT. The sends
+    // before it woke the person's apps first (those wake-ups wait up to 20 ms for company).
+    await wakeAfterCommit(deps.sql, []);
     expect(await statementsSent(send)).toBe(5);
     expect(await jobs()).toBe(before);
     // With a device the same statements enqueue the push.
@@ -334,6 +336,7 @@ describe("a send's statements go out together", () => {
       deviceLabel: "Test",
       createdAt: deps.clock.now(),
     });
+    await wakeAfterCommit(deps.sql, []);
     expect(await statementsSent(send)).toBe(5);
     expect(await jobs()).toBe((before ?? 0) + 1);
   });
