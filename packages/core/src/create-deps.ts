@@ -2,7 +2,7 @@ import { createDb } from "@switchboard/db";
 import { type Clock, systemClock } from "./clock";
 import type { Config } from "./config";
 import type { CoreDeps } from "./deps";
-import { Notifier } from "./events/notifier";
+import { Notifier, sendPendingWakes } from "./events/notifier";
 import { LeaseKeeper } from "./limits/leases";
 
 /** Wires core for one process: its database pool, its LISTEN connection, its lease keeper. */
@@ -16,6 +16,7 @@ export function createDeps(config: Config, options: { clock?: Clock; poolSize?: 
     deps,
     close: async () => {
       leases.stop();
+      await sendPendingWakes(sql);
       await close();
     },
   };

@@ -219,6 +219,22 @@ describe("long-poll", () => {
     }
   });
 
+  it("closing a process's deps sends the wake-ups still waiting in a people's window", async () => {
+    const listener = createDeps(t.config); // an open console's process
+    const closing = createDeps(t.config); // a CLI command, say
+    const heard: string[] = [];
+    try {
+      await listener.deps.sql.listen(NOTIFY_CHANNEL, (payload) => {
+        if (payload.includes("usr_closing")) heard.push(payload);
+      });
+      void wakeAfterCommit(closing.deps.sql, [userTopic("usr_closing")], 60_000);
+      await closing.close();
+      await expect.poll(() => heard).toEqual(["user:usr_closing"]);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it("a first LISTEN that failed is tried again by the next subscriber", async () => {
     // A database that does not exist yet: the first LISTEN fails, as it would while Postgres
     // is briefly unreachable at start.

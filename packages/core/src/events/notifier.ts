@@ -278,6 +278,15 @@ const PEOPLE_WAKE_WINDOW_MS = 20;
 /** A wake-up for a person's open console, which a few milliseconds more cannot hurt. */
 const forPeople = (topic: Topic) => topic.startsWith("user:");
 
+/**
+ * Sends the after-commit wake-ups still waiting, without the rest of a people's window, and
+ * resolves once they went out: a process closing its pool (a CLI command, a stopping service)
+ * calls it first, or they would be dropped with the pool.
+ */
+export function sendPendingWakes(db: Sql): Promise<void> {
+  return afterCommit.get(db)?.sendNow() ?? Promise.resolve();
+}
+
 /** Each process's (each postgres.js instance's) after-commit wake-ups. */
 const afterCommit = new WeakMap<Sql, CoalescedWakes>();
 
@@ -309,6 +318,12 @@ class CoalescedWakes {
     this.next ??= (this.inFlight ?? this.idle(peopleWindowMs)).then(() => this.flush());
     if (urgent) this.hurry?.();
     return this.next;
+  }
+
+  /** Resolves once every topic added so far went out, the people's window cut short. */
+  sendNow(): Promise<void> {
+    this.hurry?.();
+    return this.next ?? this.inFlight ?? Promise.resolve();
   }
 
   private idle(peopleWindowMs: number): Promise<void> {
