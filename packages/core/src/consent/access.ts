@@ -1,5 +1,5 @@
 import type { AgentScope, AgentUser, Initiation } from "@switchboard/contract";
-import { clientOf, type Sql, schema, type Tx } from "@switchboard/db";
+import { type Sql, schema } from "@switchboard/db";
 import { and, eq, ne, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { CoreDeps } from "../deps";
@@ -109,35 +109,70 @@ export async function countRefusedSend(
 }
 
 /**
- * `checkAgentAccess` toward a number or a conversation, read inside the caller's transaction
- * (a send going out in one write, decision 0078): the same read and the same decision, but a
- * refusal is not counted here; the caller counts it (`countRefusedSend`) once its transaction
- * has rolled back. One fixed statement per target kind, so Postgres prepares it once per
- * connection.
+ * What a send toward a number or a conversation was decided on: the standing row read, and the
+ * row as Postgres writes it as text. A repeat send decides again on it at its own time and goes
+ * out as one statement that compares a fresh read's text with it (decision 0083).
  */
-export async function checkAgentAccessIn(
-  tx: Tx,
-  deps: CoreDeps,
+export interface SendStanding {
+  agentId: string;
+  target: Pick<AccessTarget, "to" | "conversationId">;
+  standing: Standing;
+  text: string;
+}
+
+/**
+ * `checkAgentAccess`'s read toward a number or a conversation, for a send: the same row (404s
+ * for unknown targets), with its text. One fixed statement per target kind, so Postgres
+ * prepares it once per connection.
+ */
+export async function readSendStanding(
+  pg: Sql,
   agentId: string,
   target: Pick<AccessTarget, "to" | "conversationId">,
-  need: AccessNeed,
-): Promise<AgentAccess> {
+): Promise<SendStanding> {
   const byNumber = target.to !== undefined;
   if (byNumber === (target.conversationId !== undefined))
     throw new CoreError("validation_error", "Give exactly one of to or conversationId", {
       issues: [{ path: "to", message: "give exactly one of to or conversationId" }],
     });
-  // postgres.js's own templates (decision 0075): fixed texts, nothing built per call.
-  const pg = clientOf(tx);
-  const [row] = byNumber
-    ? await pg<StandingRow[]>`${standingColumns(pg)}
+  const [row] = await pg<(StandingRow & { standing_text: string })[]>`
+    select s.*, s::text as standing_text from (${standingRead(pg, agentId, target)}) s`;
+  if (!row)
+    throw byNumber
+      ? new CoreError("not_found", `Nobody has the number ${target.to}`)
+      : new CoreError("not_found", `No conversation ${target.conversationId}`);
+  return { agentId, target, standing: standingOf(row, byNumber), text: row.standing_text };
+}
+
+/** `checkAgentAccess`'s decision on a send's standing, at the clock's time now. */
+export function decideOnStanding(deps: CoreDeps, need: AccessNeed, read: SendStanding) {
+  return decide(deps, need, read.standing);
+}
+
+/**
+ * True when the standing read now is the one remembered, as a condition of a repeat send's one
+ * statement: the person, the contact, the agent and the chat exactly as they were decided on.
+ */
+export function standingUnchanged(pg: Sql, read: SendStanding) {
+  return pg`(select s::text from (${standingRead(pg, read.agentId, read.target)}) s)
+    is not distinct from ${read.text}::text`;
+}
+
+/** The standing read toward a number or a conversation; postgres.js's own template (decision 0075). */
+function standingRead(
+  pg: Sql,
+  agentId: string,
+  target: Pick<AccessTarget, "to" | "conversationId">,
+) {
+  return target.to !== undefined
+    ? pg`${standingColumns(pg)}
       from users p
       join users a on a.id = ${agentId}
       left join agent_contacts c on c.user_id = p.id and c.agent_id = ${agentId}
       left join conversations conv on conv.id = c.conversation_id
       left join conversation_members me on me.conversation_id = conv.id and me.user_id = ${agentId}
-      where p.num = ${target.to as string} limit 1`
-    : await pg<StandingRow[]>`${standingColumns(pg)}
+      where p.num = ${target.to} limit 1`
+    : pg`${standingColumns(pg)}
       from conversations conv
       join users a on a.id = ${agentId}
       left join conversation_members me on me.conversation_id = conv.id and me.user_id = ${agentId}
@@ -146,11 +181,12 @@ export async function checkAgentAccessIn(
       left join users p on p.id = other.user_id
       left join agent_contacts c on c.user_id = p.id and c.agent_id = ${agentId}
       where conv.id = ${target.conversationId as string} limit 1`;
-  if (!row)
-    throw byNumber
-      ? new CoreError("not_found", `Nobody has the number ${target.to}`)
-      : new CoreError("not_found", `No conversation ${target.conversationId}`);
-  return decide(deps, need, {
+}
+
+function standingOf(row: StandingRow, byNumber: boolean): Standing {
+  // The pool's client answers timestamps as text (drizzle's driver sets postgres.js's parsers).
+  const at = (value: string | null) => (value === null ? null : new Date(value));
+  return {
     person:
       row.p_id === null
         ? null
@@ -160,7 +196,7 @@ export async function checkAgentAccessIn(
             displayName: row.p_display_name,
             avatarUrl: row.p_avatar_url,
             userType: row.p_user_type,
-            suspendedAt: row.p_suspended_at,
+            suspendedAt: at(row.p_suspended_at),
           },
     contact:
       row.c_user_id === null
@@ -168,11 +204,11 @@ export async function checkAgentAccessIn(
         : {
             userId: row.c_user_id,
             conversationId: row.c_conversation_id,
-            addedAt: row.c_added_at,
+            addedAt: at(row.c_added_at),
             grantedScopes: row.c_granted_scopes,
             initiation: row.c_initiation,
-            blockedAt: row.c_blocked_at,
-            lastInboundAt: row.c_last_inbound_at,
+            blockedAt: at(row.c_blocked_at),
+            lastInboundAt: at(row.c_last_inbound_at),
           },
     agent: {
       id: row.a_id,
@@ -186,10 +222,10 @@ export async function checkAgentAccessIn(
     member: row.member,
     message: null,
     via: byNumber ? "to" : "conversation",
-  } as Standing);
+  } as Standing;
 }
 
-/** The columns of `readStanding`'s queries, as `checkAgentAccessIn`'s statements name them. */
+/** The columns of `readStanding`'s queries, as `standingRead`'s statements name them. */
 const standingColumns = (pg: Sql) => pg`select
   p.id as p_id, p.num as p_num, p.display_name as p_display_name, p.avatar_url as p_avatar_url,
   p.user_type as p_user_type, p.suspended_at as p_suspended_at,
@@ -208,14 +244,14 @@ interface StandingRow {
   p_display_name: string | null;
   p_avatar_url: string | null;
   p_user_type: UserRow["userType"];
-  p_suspended_at: Date | null;
+  p_suspended_at: string | null;
   c_user_id: string | null;
   c_conversation_id: string | null;
-  c_added_at: Date | null;
+  c_added_at: string | null;
   c_granted_scopes: string[];
   c_initiation: ContactRow["initiation"];
-  c_blocked_at: Date | null;
-  c_last_inbound_at: Date | null;
+  c_blocked_at: string | null;
+  c_last_inbound_at: string | null;
   a_id: string;
   a_num: string;
   a_display_name: string | null;

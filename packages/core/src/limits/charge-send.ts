@@ -1,5 +1,5 @@
 import type { AgentUsage, DailyCounts } from "@switchboard/contract";
-import { clientOf, type Executor, schema, type Tx } from "@switchboard/db";
+import { clientOf, type Executor, type Sql, schema, type Tx } from "@switchboard/db";
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { CoreDeps } from "../deps";
 import { agentOwnerTopics, agentViewerTopics, notifyAgentControl } from "../events/agent-control";
@@ -25,20 +25,14 @@ const startOfUtcDay = (now: Date) => new Date(`${utcDay(now)}T00:00:00Z`);
  * (its usage changed), found by the same statement, for the caller to issue once the send
  * commits (`wakeAfterCommit`, decision 0077): a refused charge wakes nobody.
  */
-export async function chargeSend(
-  tx: Tx,
-  deps: CoreDeps,
-  send: { agentId: string; recipientId: string | null; proposal?: boolean },
-): Promise<Topic[]> {
+export async function chargeSend(tx: Tx, deps: CoreDeps, send: ChargedSend): Promise<Topic[]> {
   const now = deps.clock.now();
   const window = rateWindow(now, 60);
-  const recipientKey = send.recipientId ? `recipient:${send.agentId}:${send.recipientId}` : null;
-  const proposals = send.proposal ? 1 : 0;
+  const pg = clientOf(tx);
+  const parts = chargeParts(pg, deps, send, now);
   // Every count of the send in one statement (a send's hot path counts round trips); the
   // checks follow, and a refusal rolls all of them back with the send's transaction.
-  const start = window.start.toISOString();
-  // postgres.js's own template (decision 0075): one fixed text, nothing built per call.
-  const [row] = await clientOf(tx)<
+  const [row] = await pg<
     {
       agent_count: number;
       recipient_count: number | null;
@@ -47,8 +41,54 @@ export async function chargeSend(
       refused: number;
       owner_id: string | null;
     }[]
-  >`
-    with agent_hit as (
+  >`with ${parts.ctes}
+    select (select count from agent_hit) as agent_count,
+           (select count from recipient_hit) as recipient_count,
+           usage.messages, usage.proposals, usage.refused, ${parts.owner} as owner_id
+    from usage`;
+  if (!row) throw new Error("charging a send returned nothing");
+  const perAgent = rateState(row.agent_count, deps.config.LIMIT_MESSAGES_PER_MIN, window);
+  if (!perAgent.allowed) throw rateLimitedError(perAgent, "messages");
+  if (row.recipient_count !== null) {
+    const perRecipient = rateState(
+      row.recipient_count,
+      deps.config.LIMIT_PER_RECIPIENT_PER_MIN,
+      window,
+    );
+    if (!perRecipient.allowed)
+      throw rateLimitedError(perRecipient, "messages to one person", "conversation_rate_limited");
+  }
+  await pauseAtCeiling(tx, deps, send.agentId, row, now);
+  return ownerWake(send.agentId, row.owner_id);
+}
+
+interface ChargedSend {
+  agentId: string;
+  recipientId: string | null;
+  proposal?: boolean;
+}
+
+/** The wake-up of the owner's open console when a send of its agent was charged. */
+export const ownerWake = (agentId: string, ownerId: string | null): Topic[] =>
+  ownerId ? [userTopic(ownerId, `activity:${agentId}`)] : [];
+
+/**
+ * The charge as the parts of a statement, built at once (no awaits): the CTEs `agent_hit` and
+ * `recipient_hit` (this minute's counts, the second only for a send to a person) and `usage`
+ * (today's), the agent's owner, and `withinLimits`: true when the charge needs nothing more, no
+ * per-minute count over its limit (`rateState`'s comparison) and every daily count strictly
+ * under its ceiling (so `pauseAtCeiling` has nothing to do). `chargeSend` decides from the
+ * counts; a repeat send's one statement guards on `withinLimits` and, when it does not hold,
+ * is made again in the classic order, which refuses, counts or pauses (decision 0083).
+ * postgres.js's own template (decision 0075): one fixed text, nothing built per call.
+ */
+export function chargeParts(pg: Sql, deps: CoreDeps, send: ChargedSend, now: Date) {
+  const start = rateWindow(now, 60).start.toISOString();
+  const recipientKey = send.recipientId ? `recipient:${send.agentId}:${send.recipientId}` : null;
+  const proposals = send.proposal ? 1 : 0;
+  const limits = deps.config;
+  return {
+    ctes: pg`agent_hit as (
       insert into rate_counters (key, window_start, count)
       values (${`messages:${send.agentId}`}, ${start}::timestamptz, 1)
       on conflict (key, window_start) do update set count = rate_counters.count + 1
@@ -66,26 +106,14 @@ export async function chargeSend(
         set messages = agent_daily_usage.messages + 1,
             proposals = agent_daily_usage.proposals + ${proposals}
       returning messages, proposals, refused
-    )
-    select (select count from agent_hit) as agent_count,
-           (select count from recipient_hit) as recipient_count,
-           usage.messages, usage.proposals, usage.refused,
-           (select owner_id from agents where id = ${send.agentId}) as owner_id
-    from usage`;
-  if (!row) throw new Error("charging a send returned nothing");
-  const perAgent = rateState(row.agent_count, deps.config.LIMIT_MESSAGES_PER_MIN, window);
-  if (!perAgent.allowed) throw rateLimitedError(perAgent, "messages");
-  if (row.recipient_count !== null) {
-    const perRecipient = rateState(
-      row.recipient_count,
-      deps.config.LIMIT_PER_RECIPIENT_PER_MIN,
-      window,
-    );
-    if (!perRecipient.allowed)
-      throw rateLimitedError(perRecipient, "messages to one person", "conversation_rate_limited");
-  }
-  await pauseAtCeiling(tx, deps, send.agentId, row, now);
-  return row.owner_id ? [userTopic(row.owner_id, `activity:${send.agentId}`)] : [];
+    )`,
+    owner: pg`(select owner_id from agents where id = ${send.agentId})`,
+    withinLimits: pg`(select count from agent_hit) <= ${limits.LIMIT_MESSAGES_PER_MIN}::int
+      and coalesce((select count from recipient_hit) <= ${limits.LIMIT_PER_RECIPIENT_PER_MIN}::int, true)
+      and (select messages < ${limits.LIMIT_DAILY_MESSAGES}::int
+        and proposals < ${limits.LIMIT_DAILY_PROPOSALS}::int
+        and refused < ${limits.LIMIT_DAILY_REFUSED}::int from usage)`,
+  };
 }
 
 /**

@@ -1,10 +1,17 @@
 import type { AgentMessage, AgentSendMessageRequest } from "@switchboard/contract";
+import type { AgentAccess } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { userTopic } from "../events/notifier";
 import type { AgentPrincipal } from "../identity/agent-tokens";
-import { insertMessage, toAgentMessage } from "../sending/compose-message";
+import {
+  insertMessage,
+  insertsAtOnce,
+  type MessageRow,
+  messageInsertParts,
+  toAgentMessage,
+} from "../sending/compose-message";
 import { materializeMessage, prepareMessage } from "../sending/prepare-message";
-import { accessForSend, runSend } from "../sending/send-sequence";
+import { accessAgain, accessForSend, runSend } from "../sending/send-sequence";
 
 /**
  * `POST /messages`, through the send sequence: the media field is read and checked (400s, 503
@@ -24,16 +31,24 @@ export async function sendAgentMessage(
     charge: "message",
     prepare: () => prepareMessage(deps, input),
     access: () => accessForSend(deps, agentId, { to, conversationId }, "messages:write"),
-    // Sent with BEGIN after the first send to a target (decision 0078): the store uses the chat,
-    // the person and the agent's number.
-    pipeline: {
+    // One statement after the first send to a target (decision 0083): a message with nothing
+    // to store first and no reply target to look up (text, a location, a shared contact).
+    repeat: {
       key: `${agentId} ${to ?? ""} ${conversationId ?? ""}`,
-      access: (tx) =>
-        accessForSend(deps, agentId, { to, conversationId }, "messages:write", {}, tx),
-      same: (remembered, fresh) =>
-        remembered.conversationId === fresh.conversationId &&
-        remembered.person.id === fresh.person.id &&
-        remembered.agent.num === fresh.agent.num,
+      again: (standing) => accessAgain(deps, standing, "messages:write"),
+      store: (pg, prepared, access) => {
+        if (!insertsAtOnce(prepared)) return null;
+        const { row, ctes } = messageInsertParts(
+          pg,
+          { conversationId: access.conversationId, senderId: agentId, pushTo: access.person.id },
+          prepared,
+          deps.clock.now(),
+        );
+        return {
+          ctes,
+          stored: (answer) => sent({ ...row, pos: Number(answer.pos) }, access),
+        };
+      },
     },
     materialize: (prepared) => materializeMessage(deps, prepared),
     store: async (tx, prepared, access) => {
@@ -43,13 +58,18 @@ export async function sendAgentMessage(
         prepared,
         pushTo: access.person.id,
       });
-      return {
-        result: {
-          message: toAgentMessage(row, access.agent.num),
-          conversationId: access.conversationId,
-        },
-        wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
-      };
+      return sent(row, access);
     },
   });
+}
+
+/** A stored agent message's answer, and the wake-up of the person's open chat. */
+function sent(row: MessageRow, access: AgentAccess) {
+  return {
+    result: {
+      message: toAgentMessage(row, access.agent.num),
+      conversationId: access.conversationId,
+    },
+    wake: [userTopic(access.person.id, `chat:${access.conversationId}`)],
+  };
 }

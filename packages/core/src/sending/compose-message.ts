@@ -1,6 +1,7 @@
 import type { AgentMessage, MessageInput, MessageMedia } from "@switchboard/contract";
-import { clientOf, schema, type Tx } from "@switchboard/db";
+import { clientOf, type Sql, schema, type Tx } from "@switchboard/db";
 import { and, eq } from "drizzle-orm";
+import type { PendingQuery, Row } from "postgres";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { newId } from "../ids";
@@ -62,6 +63,40 @@ export async function insertMessage(
     media ? storeMedia(tx, objectStoreOf(deps), media, senderId, now, deps.config) : undefined;
   const stored = await store(prepared.media);
   const thumbnail = await store(prepared.thumbnail);
+  const pg = clientOf(tx);
+  const parts = messageInsertParts(pg, message, prepared, now, stored, thumbnail);
+  const [inserted] = await pg<{ pos: string }[]>`with ${parts.ctes} select pos from stored`;
+  if (!inserted) throw new Error("message insert returned nothing");
+  return { ...parts.row, pos: Number(inserted.pos) };
+}
+
+/** What a message needs no statement for: no reply target to look up, no media to store. */
+export function insertsAtOnce(prepared: PreparedMessage): boolean {
+  return !prepared.input.replyToId && !prepared.media && !prepared.thumbnail && !prepared.speech;
+}
+
+/**
+ * The message's insert as the parts of a statement, built at once (no awaits): the CTEs
+ * `pushed` (its push job), `touched` (the chat moving up the list), `stopped` (the sender no
+ * longer typing) and, last, `stored` (the row, returning `pos`; reading it runs them all). `insertMessage` sends them as its
+ * statement; a repeat send puts them in its one statement (decision 0083). A CTE that changes
+ * rows runs whether or not the query reads it. The wake-ups are the caller's, issued after the
+ * commit (decision 0077). postgres.js's own template (decision 0075): one fixed text per shape.
+ */
+export function messageInsertParts(
+  pg: Sql,
+  message: Pick<
+    Parameters<typeof insertMessage>[2],
+    "conversationId" | "senderId" | "agentActionId" | "id" | "pushTo"
+  >,
+  prepared: PreparedMessage,
+  now: Date,
+  stored?: { data: string; mimeType: string | null },
+  thumbnail?: { data: string },
+): { row: Omit<MessageRow, "pos">; ctes: PendingQuery<Row[]> } {
+  const { conversationId, senderId } = message;
+  const { input } = prepared;
+  if (prepared.speech) throw new Error("insertMessage before materializeMessage");
   const data = stored?.data ?? "";
   const size = (w?: number) => w ?? null;
   const media: MessageMedia = {
@@ -112,33 +147,26 @@ export async function insertMessage(
     transcript: input.type === "voice" ? (prepared.transcript ?? null) : null,
     createdAt: now,
   };
-  // The message, the chat moving up the list and the sender no longer typing, in one statement
-  // (a CTE that changes rows runs whether or not the query reads it): a send's hot path. Its
-  // wake-ups are the caller's, issued after the commit (decision 0077).
-  // postgres.js's own template (decision 0075): one fixed text per shape, nothing built per call.
-  const pg = clientOf(tx);
-  const [inserted] = await pg<{ pos: string }[]>`
-    with pushed as (${
-      message.pushTo
-        ? messagePushSelect(pg, { id: row.id, conversationId, userId: message.pushTo }, now)
-        : pg`select 1`
-    }),
-    touched as (
-      update conversations set last_message_at = ${now.toISOString()}::timestamptz
-      where id = ${conversationId}
-    ), stopped as (
-      delete from typing_indicators
-      where conversation_id = ${conversationId} and user_id = ${senderId}
-    )
+  const ctes = pg`pushed as (${
+    message.pushTo
+      ? messagePushSelect(pg, { id: row.id, conversationId, userId: message.pushTo }, now)
+      : pg`select 1`
+  }), touched as (
+    update conversations set last_message_at = ${now.toISOString()}::timestamptz
+    where id = ${conversationId}
+  ), stopped as (
+    delete from typing_indicators
+    where conversation_id = ${conversationId} and user_id = ${senderId}
+  ), stored as (
     insert into messages (id, conversation_id, sender_id, type, content, reply_to_id,
       agent_action_id, media, transcript, created_at)
     values (${row.id}, ${conversationId}, ${senderId}, ${row.type}, ${row.content},
       ${row.replyToId}, ${row.agentActionId},
       ${row.media === null ? null : JSON.stringify(row.media)}::jsonb, ${row.transcript},
       ${now.toISOString()}::timestamptz)
-    returning pos, (select count(*) from pushed) as pushed`;
-  if (!inserted) throw new Error("message insert returned nothing");
-  return { ...row, pos: Number(inserted.pos) };
+    returning pos, (select count(*) from pushed) as pushed
+  )`;
+  return { row, ctes };
 }
 
 /** A stored message as the Agent API shows it: its type's media group only, a voice note's transcript once there is one. */

@@ -3,9 +3,10 @@ import { Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { schema } from "@switchboard/db";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config";
+import { setInitiation } from "../consent/agent-settings";
 import { addContact, removeContact, setGrant } from "../contacts/contacts";
 import type { CoreDeps } from "../deps";
 import { wakeAfterCommit } from "../events/notifier";
@@ -16,6 +17,7 @@ import { newId } from "../ids";
 import { getAgentUsage } from "../limits/charge-send";
 import { listAgentMessages } from "../messaging/list-agent-messages";
 import { sendAgentMessage } from "../messaging/send-agent-message";
+import { sendPersonMessage } from "../messaging/send-person-message";
 import { wavBytes } from "../objects/test-media";
 import { codeOf, createTestDeps } from "../testing";
 import { runSend } from "./send-sequence";
@@ -227,29 +229,30 @@ async function fewestWrites(
 }
 
 describe("a send's statements go out together", () => {
-  it("sends a text message to a person in two writes to Postgres once it has sent to them", async () => {
+  it("sends a text message to a person as one statement once it has sent to them", async () => {
     const { deps, agent, person } = await setup({ LIMIT_MESSAGES_PER_MIN: "1000" });
     const sendTo = (to: string) => () =>
       sendAgentMessage(deps, { agentId: agent.id }, { to, type: "text", content: "hi" });
     const send = sendTo(person.num);
     // The first send to a target: the access check; BEGIN with the charge and the message;
-    // COMMIT. Waiting for each statement's answer is five.
+    // COMMIT.
     const firstSend = async () => {
       const other = await createUser(deps, {});
       await addContact(deps, other.id, agent.id, ["messages:write"]);
       return sendTo(other.num);
     };
     expect(await fewestWrites(deps, firstSend)).toBe(3);
-    // Then BEGIN with the access check, the charge and the message, all for the target the
-    // last check named; COMMIT once the fresh check agrees (decision 0078).
-    expect(await fewestWrites(deps, async () => send)).toBe(2);
-    await send();
+    // Then the access guard, the charge and the message in one statement that commits on its
+    // own (decision 0083).
+    expect(await fewestWrites(deps, async () => send)).toBe(1);
+    await wakeAfterCommit(deps.sql, []);
+    expect(await statementsSent(send)).toBe(1);
     // The wake-ups go out after the send has answered, in a statement of their own that every
     // send committed meanwhile shares (decision 0077).
     expect(await socketWrites(() => wakeAfterCommit(deps.sql, []))).toBeGreaterThan(0);
   });
 
-  it("a send in one write refused by its fresh access check stores nothing, charges nothing, and counts the refusal", async () => {
+  it("a repeat send whose standing changed stores nothing, charges nothing, and is refused and counted in the classic order", async () => {
     const { deps, agent, person, conversationId } = await setup({});
     const stored = async () =>
       (
@@ -263,7 +266,7 @@ describe("a send's statements go out together", () => {
     expect(await codeOf(send({ to: person.num }))).toBe("ok");
     expect(await codeOf(send({ conversationId }))).toBe("ok");
     const before = await getAgentUsage(deps, agent.id);
-    // Both targets are remembered: these sends go out with BEGIN, and the read refuses them.
+    // Both standings are remembered and allow the send: the statement's guard sees the change.
     await setGrant(deps, person.id, agent.id, ["messages:read"]);
     expect(await codeOf(send({ to: person.num }))).toBe("scope_not_granted");
     await removeContact(deps, person.id, agent.id);
@@ -274,37 +277,105 @@ describe("a send's statements go out together", () => {
     expect(await stored()).toBe(2);
   });
 
-  it("a send in one write whose target changed is rolled back and sent to the new one", async () => {
-    const calls: string[] = [];
-    let recipient = "first";
-    const sendOnce = () =>
-      runSend(t.deps, {
-        agentId: "agt_retarget",
-        charge: "none",
-        prepare: () => null,
-        access: async () => ({ recipientId: recipient }),
-        pipeline: {
-          key: "retarget-test",
-          access: async (tx) => {
-            await tx.execute(sql`select 1`);
-            return { recipientId: recipient };
-          },
-          same: (remembered, fresh) => remembered.recipientId === fresh.recipientId,
-        },
-        store: async (tx, _prepared, access) => {
-          calls.push(access.recipientId as string);
-          const [row] = await tx.execute<{ n: number }>(
-            sql`select count(*)::int as n from pg_stat_activity where false`,
-          );
-          return { result: `${access.recipientId}:${row?.n}` };
-        },
-      });
-    expect(await sendOnce()).toBe("first:0"); // the classic order, then remembered
-    expect(await sendOnce()).toBe("first:0"); // in one write
-    recipient = "second";
-    // Stored for "first" alongside the read, rolled back, then sent in the classic order.
-    expect(await sendOnce()).toBe("second:0");
-    expect(calls).toEqual(["first", "first", "first", "second"]);
+  it("a repeat send goes to whoever holds the number now", async () => {
+    const { deps, agent, person } = await setup({});
+    const number = person.num;
+    const send = () =>
+      sendAgentMessage(deps, { agentId: agent.id }, { to: number, type: "text", content: "hi" });
+    const first = await send();
+    expect((await send()).conversationId).toBe(first.conversationId); // as one statement
+    // The number moves to someone else, who also added the agent.
+    await deps.db
+      .update(schema.users)
+      .set({ num: `${number}x` })
+      .where(eq(schema.users.id, person.id));
+    const next = await createUser(deps, {});
+    await deps.db.update(schema.users).set({ num: number }).where(eq(schema.users.id, next.id));
+    const { conversationId } = await addContact(deps, next.id, agent.id, ["messages:write"]);
+    const sent = await send();
+    expect(sent.conversationId).toBe(conversationId);
+    expect(sent.conversationId).not.toBe(first.conversationId);
+  });
+
+  it("a repeat send to a replies-only person is refused and counted once the window closed by the clock", async () => {
+    const { deps, agent, person, conversationId } = await setup({});
+    await setInitiation(deps, person.id, agent.id, "reply_only");
+    await sendPersonMessage(deps, person.id, agent.id, { type: "text", content: "hello?" });
+    const send = () =>
+      sendAgentMessage(
+        deps,
+        { agentId: agent.id },
+        { conversationId, type: "text", content: "hi" },
+      );
+    expect(await codeOf(send())).toBe("ok");
+    t.clock.advance(24 * 3600_000 - 1000);
+    expect(await codeOf(send())).toBe("ok"); // as one statement, the window still open
+    const before = (await getAgentUsage(deps, agent.id)).usage;
+    t.clock.advance(1000);
+    // Nothing in the database changed: the remembered standing decided again refuses it.
+    expect(await codeOf(send())).toBe("reply_window_closed");
+    expect((await getAgentUsage(deps, agent.id)).usage).toEqual({
+      ...before,
+      refused: before.refused + 1,
+    });
+  });
+
+  it("a repeat send at a per-minute limit is refused in the classic order, and its one statement changes nothing", async () => {
+    const { deps, agent, person } = await setup({
+      LIMIT_MESSAGES_PER_MIN: "1000",
+      LIMIT_PER_RECIPIENT_PER_MIN: "3",
+    });
+    const send = () =>
+      sendAgentMessage(
+        deps,
+        { agentId: agent.id },
+        { to: person.num, type: "text", content: "hi" },
+      );
+    for (let i = 0; i < 3; i++) expect(await codeOf(send())).toBe("ok");
+    expect(await codeOf(send())).toBe("conversation_rate_limited");
+    const usage = await getAgentUsage(deps, agent.id);
+    expect(usage.usage.messages).toBe(3);
+    expect(usage.perMinute.messages.count).toBe(3);
+  });
+
+  it("a repeat send that reaches a daily ceiling pauses the agent, as the classic order does", async () => {
+    const { deps, agent, person } = await setup({ LIMIT_DAILY_MESSAGES: "3" });
+    const send = () =>
+      sendAgentMessage(
+        deps,
+        { agentId: agent.id },
+        { to: person.num, type: "text", content: "hi" },
+      );
+    expect(await codeOf(send())).toBe("ok");
+    expect(await codeOf(send())).toBe("ok");
+    const paused = async () =>
+      (
+        await deps.db
+          .select({ reason: schema.agents.pauseReason })
+          .from(schema.agents)
+          .where(eq(schema.agents.id, agent.id))
+      )[0]?.reason;
+    expect(await paused()).toBeNull();
+    expect(await codeOf(send())).toBe("ok"); // the third: at the ceiling
+    expect(await paused()).toBe("ceiling:messages");
+    expect((await getAgentUsage(deps, agent.id)).usage.messages).toBe(3);
+  });
+
+  it("the guard rolls back the whole statement it is part of", async () => {
+    const { deps, agent } = await setup({});
+    const count = async () =>
+      (
+        await deps.sql`select count(*)::int as n from rate_counters where key = ${`guard:${agent.id}`}`
+      )[0]?.n;
+    const statement = (ok: boolean) => deps.sql`with hit as (
+        insert into rate_counters (key, window_start, count) values (${`guard:${agent.id}`}, now(), 1)
+        returning count
+      ) select switchboard_expect(${ok}, 'test') from hit`;
+    await statement(true);
+    expect(await count()).toBe(1);
+    const refused = await statement(false).catch((error: { code?: string }) => error.code);
+    expect(refused).toBe("SB001");
+    expect(await count()).toBe(1);
   });
 
   it("a message to a person with no push device costs no more statements, and no job", async () => {
@@ -322,10 +393,10 @@ describe("a send's statements go out together", () => {
           where payload->>'userId' = ${person.id}`
       )[0]?.n;
     const before = await jobs();
-    // BEGIN, the access check, the charge, the message (its push job in it), COMMIT. The sends
+    // One statement: the access guard, the charge, the message (its push job in it). The sends
     // before it woke the person's apps first (those wake-ups wait up to 20 ms for company).
     await wakeAfterCommit(deps.sql, []);
-    expect(await statementsSent(send)).toBe(5);
+    expect(await statementsSent(send)).toBe(1);
     expect(await jobs()).toBe(before);
     // With a device the same statements enqueue the push.
     await deps.db.insert(schema.pushSubscriptions).values({
@@ -337,7 +408,7 @@ describe("a send's statements go out together", () => {
       createdAt: deps.clock.now(),
     });
     await wakeAfterCommit(deps.sql, []);
-    expect(await statementsSent(send)).toBe(5);
+    expect(await statementsSent(send)).toBe(1);
     expect(await jobs()).toBe((before ?? 0) + 1);
   });
 
@@ -365,14 +436,15 @@ describe("a send's statements go out together", () => {
     };
     await (await keyedSend()).send();
     let claim: { sealed?: string } = {};
-    // BEGIN with the access check, the charge and the message; the answer (known once the
-    // message's row is back); COMMIT. The claim before it is the pipeline's.
+    // A keyed send takes the classic order (its answer needs the message's row first, decision
+    // 0083): the access check; BEGIN with the charge and the message; the answer; COMMIT. The
+    // claim before it is the pipeline's.
     const writes = await fewestWrites(deps, async () => {
       const keyed = await keyedSend();
       claim = keyed.claim;
       return keyed.send;
     });
-    expect(writes).toBe(3);
+    expect(writes).toBe(4);
     expect(claim.sealed).toContain('"content":"hi"');
   });
 });

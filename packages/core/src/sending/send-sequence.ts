@@ -1,16 +1,19 @@
-import type { Tx } from "@switchboard/db";
+import type { Sql, Tx } from "@switchboard/db";
+import type { PendingQuery, Row } from "postgres";
 import {
   type AccessNeed,
   type AccessTarget,
   type AgentAccess,
-  checkAgentAccess,
-  checkAgentAccessIn,
   countRefusedSend,
+  decideOnStanding,
+  readSendStanding,
+  type SendStanding,
+  standingUnchanged,
 } from "../consent/access";
 import type { CoreDeps } from "../deps";
 import { appendEvents, type NewEvent } from "../events/append-event";
 import { type Topic, wakeAfterCommit } from "../events/notifier";
-import { chargeSend } from "../limits/charge-send";
+import { chargeParts, chargeSend, ownerWake } from "../limits/charge-send";
 
 /**
  * One agent send on any surface (a message, a proposal card, a streamed reply, an email, a feed
@@ -33,18 +36,21 @@ export interface SendSteps<Prepared, Access extends SendAccess, Result> {
    */
   access(prepared: Prepared): Promise<Access>;
   /**
-   * A send that may go out in one write (decision 0078): its access check, read inside its
-   * transaction (`tx`, refusals not counted: the sequence counts them after the rollback), and
-   * how to tell whether two checks name the same target (the fields `store` and the charge use).
-   * With `key` naming the target (the agent and its `to` or `conversationId`), the sequence
-   * issues the charge and the store alongside the read, for the target the last check of that
-   * key answered; if the fresh read refuses the send or names another target, the transaction
-   * rolls back. Only for a send with no `check` and no `materialize` work.
+   * A send that may go out as one statement once its target was seen (decision 0083). `key`
+   * names the target (the agent and its `to` or `conversationId`); the sequence remembers the
+   * standing the last access check of that key decided on (`SendAccess.standing`). A later
+   * send decides `again` on it at its own time, and when that allows it and `store` can build
+   * its rows at once, the access guard, the charge and the store go out as one statement that
+   * commits on its own. If the standing read then differs, or a limit or a ceiling is at its
+   * edge, the statement changes nothing and the send is made in the classic order, which
+   * decides, counts and answers every refusal. Only for a send with no `check`, no
+   * `materialize` work, no events and no Idempotency-Key.
    */
-  pipeline?: {
+  repeat?: {
     key: string;
-    access(tx: Tx, prepared: Prepared): Promise<Access>;
-    same(remembered: Access, fresh: Access): boolean;
+    again(standing: SendStanding): Access;
+    /** The rows as the parts of a statement (`StatementStore`), or null when they need more. */
+    store(pg: Sql, prepared: Prepared, access: Access): StatementStore<Result> | null;
   };
   /**
    * 3. Rules that need the database and must hold together with the charge, run in the charge's
@@ -68,6 +74,18 @@ export interface SendSteps<Prepared, Access extends SendAccess, Result> {
 /** Who a send reaches: the person it counts against under the per-recipient limit, if any. */
 export interface SendAccess {
   recipientId: string | null;
+  /** What a send toward a person was decided on, for a repeat send (`accessForSend`). */
+  standing?: SendStanding;
+}
+
+/**
+ * A send's rows as the parts of one statement, built at once (no awaits, so nothing runs
+ * outside it): CTEs whose last one is `stored`, returning one row and, read, running them all
+ * (`messageInsertParts`); and the result and wake-ups from that row.
+ */
+export interface StatementStore<Result> {
+  ctes: PendingQuery<Row[]>;
+  stored(row: Row): Omit<StoredSend<Result>, "events">;
 }
 
 export interface StoredSend<Result> {
@@ -87,101 +105,112 @@ export interface StoredSend<Result> {
  * if the work or the store then fails (the work was done; a retry is a new send). With nothing
  * slow to do, the charge and the store share one transaction and a failed store undoes the charge.
  * A send's hot path counts round trips to Postgres (decision 0048): a text message is three, the
- * access check; BEGIN with the charge and the store; COMMIT. A send with a `pipeline` is two
- * once its target was seen (decision 0078): BEGIN with the access check, the charge and the
- * store, all issued for the target the last check named; COMMIT. Its wake-ups (the recipient's apps,
- * the owner's console, the event readers and webhook drains) are issued after the commit,
- * coalesced with other sends' (`wakeAfterCommit`, decision 0077): a NOTIFY inside the
- * transaction would serialise its commit with every other notifying commit.
+ * access check; BEGIN with the charge and the store; COMMIT. A send with a `repeat` is one
+ * statement once its target was seen (decision 0083), which falls back to the classic order for
+ * anything at an edge. Its wake-ups (the recipient's apps, the owner's console, the event
+ * readers and webhook drains) are issued after the commit, coalesced with other sends'
+ * (`wakeAfterCommit`, decision 0077): a NOTIFY inside the transaction would serialise its commit
+ * with every other notifying commit.
  */
 export async function runSend<Prepared, Access extends SendAccess, Result>(
   deps: CoreDeps,
   steps: SendSteps<Prepared, Access, Result>,
 ): Promise<Result> {
   const prepared = steps.prepare();
-  const { pipeline } = steps;
-  const targets = pipeline && rememberedTargets(deps);
-  const remembered = pipeline && (targets?.get(pipeline.key) as Access | undefined);
-  if (pipeline && remembered && !steps.check && !steps.materialize?.(prepared, remembered)) {
-    const sent = await pipelinedSend(deps, steps, pipeline, prepared, remembered);
-    if (!(sent instanceof Retarget)) return sent.result;
-    if (targets) remember(targets, pipeline.key, sent.access); // another target: the classic order
+  const { repeat } = steps;
+  const standings = repeat && rememberedStandings(deps);
+  const remembered = repeat && standings?.get(repeat.key);
+  if (repeat && remembered) {
+    const sent = await sendInOneStatement(deps, steps, repeat, prepared, remembered);
+    if (sent) return sent.result;
   }
   const access = await steps.access(prepared);
-  if (pipeline && targets) remember(targets, pipeline.key, access);
+  if (repeat && standings && access.standing) remember(standings, repeat.key, access.standing);
   return sendWith(deps, steps, prepared, access);
 }
 
-/** A pipelined send's fresh access check named another target than the one its statements used. */
-class Retarget {
-  constructor(readonly access: SendAccess) {}
-}
-
 /**
- * Per database handle, the target each pipelined send key's last access check answered: who the
- * send reaches (person, chat, the agent's number), never whether it may. Bounded: cleared whole
- * when full (the next send of each key then takes the classic order once).
+ * Per database handle, the standing each repeat key's last access check decided on. Bounded:
+ * cleared whole when full (the next send of each key then takes the classic order once).
  */
-const targetsByDb = new WeakMap<object, Map<string, SendAccess>>();
-const MAX_REMEMBERED_TARGETS = 10_000;
-function rememberedTargets(deps: CoreDeps): Map<string, SendAccess> {
-  let targets = targetsByDb.get(deps.db);
-  if (!targets) {
-    targets = new Map();
-    targetsByDb.set(deps.db, targets);
+const standingsByDb = new WeakMap<object, Map<string, SendStanding>>();
+const MAX_REMEMBERED_STANDINGS = 10_000;
+function rememberedStandings(deps: CoreDeps): Map<string, SendStanding> {
+  let standings = standingsByDb.get(deps.db);
+  if (!standings) {
+    standings = new Map();
+    standingsByDb.set(deps.db, standings);
   }
-  return targets;
+  return standings;
 }
-function remember(targets: Map<string, SendAccess>, key: string, access: SendAccess) {
-  if (targets.size >= MAX_REMEMBERED_TARGETS) targets.clear();
-  targets.set(key, access);
+function remember(standings: Map<string, SendStanding>, key: string, standing: SendStanding) {
+  if (standings.size >= MAX_REMEMBERED_STANDINGS) standings.clear();
+  standings.set(key, standing);
 }
 
+/** The SQLSTATE `switchboard_expect` raises (drizzle/0029_send-guard.sql). */
+const GUARD_REFUSED = "SB001";
+
 /**
- * The send in one write with BEGIN (decision 0078): the access read first, then the charge and
- * the store for the remembered target, then COMMIT once the read confirmed the target and
- * allowed the send. A refusal rolls everything back and is then counted; another target rolls
- * back and answers `Retarget` (the caller sends in the classic order).
+ * A repeat send as one statement (decision 0083): consent decided again on the remembered
+ * standing at this send's time, then the charge and the store, guarded by the standing read
+ * now being the remembered one and by every count being within its limit. Answers null, having
+ * changed nothing, when the send must take the classic order instead.
  */
-async function pipelinedSend<Prepared, Access extends SendAccess, Result>(
+async function sendInOneStatement<Prepared, Access extends SendAccess, Result>(
   deps: CoreDeps,
   steps: SendSteps<Prepared, Access, Result>,
-  pipeline: NonNullable<SendSteps<Prepared, Access, Result>["pipeline"]>,
+  repeat: NonNullable<SendSteps<Prepared, Access, Result>["repeat"]>,
   prepared: Prepared,
-  remembered: Access,
-): Promise<{ result: Result } | Retarget> {
-  let refused: { reason: unknown } | null = null;
+  standing: SendStanding,
+): Promise<{ result: Result } | null> {
+  if (steps.charge === "none" || steps.check || deps.idempotentWrite) return null;
+  let access: Access;
   try {
-    const result = await sendWith(deps, steps, prepared, remembered, async (tx) => {
-      try {
-        const fresh = await pipeline.access(tx, prepared);
-        if (!pipeline.same(remembered, fresh)) throw new Retarget(fresh);
-      } catch (reason) {
-        if (!(reason instanceof Retarget)) refused = { reason };
-        throw reason;
-      }
-    });
-    return { result };
-  } catch (error) {
-    if (error instanceof Retarget) return error;
-    // The access check's own refusal wins over the charge's or the store's failure it caused.
-    const failure = refused as { reason: unknown } | null;
-    if (!failure) throw error;
-    await countRefusedSend(deps, steps.agentId, failure.reason);
-    throw failure.reason;
+    access = repeat.again(standing);
+  } catch {
+    return null; // refused at this send's time: the classic order reads, refuses and counts
   }
+  if (steps.materialize?.(prepared, access)) return null;
+  const pg = deps.sql;
+  const store = repeat.store(pg, prepared, access);
+  if (!store) return null;
+  const charge = chargeParts(
+    pg,
+    deps,
+    {
+      agentId: steps.agentId,
+      recipientId: access.recipientId,
+      proposal: steps.charge === "proposal",
+    },
+    deps.clock.now(),
+  );
+  let row: Row | undefined;
+  try {
+    [row] = await pg`with ${charge.ctes}, ${store.ctes}
+      select switchboard_expect(${standingUnchanged(pg, standing)}, 'standing changed')
+        and switchboard_expect(${charge.withinLimits}, 'a limit reached') as sent,
+        ${charge.owner} as owner_id, stored.*
+      from stored`;
+  } catch (error) {
+    if ((error as { code?: unknown }).code === GUARD_REFUSED) return null;
+    throw error;
+  }
+  if (!row) throw new Error("a send's statement returned nothing");
+  const stored = store.stored(row);
+  void wakeAfterCommit(deps.sql, [
+    ...ownerWake(steps.agentId, row.owner_id),
+    ...(stored.wake ?? []),
+  ]);
+  return { result: stored.result };
 }
 
-/**
- * Steps 3–6 for a send whose access is known (or, pipelined, being read by `confirm` in the same
- * transaction: its statement goes out first, with BEGIN).
- */
+/** Steps 3–6 for a send whose access is known. */
 async function sendWith<Prepared, Access extends SendAccess, Result>(
   deps: CoreDeps,
   steps: SendSteps<Prepared, Access, Result>,
   preparedFirst: Prepared,
   access: Access,
-  confirm?: (tx: Tx) => Promise<void>,
 ): Promise<Result> {
   let prepared = preparedFirst;
   // The wake-ups of the transaction running now: issued once it commits, forgotten if it fails.
@@ -221,16 +250,13 @@ async function sendWith<Prepared, Access extends SendAccess, Result>(
   const work = steps.materialize?.(prepared, access) ?? null;
   if (!work)
     return committed(async (tx) => {
-      const confirmed = confirm?.(tx);
       await steps.check?.(tx, prepared, access);
       // The charge and the store go out together (one round trip): a refused charge throws, and
       // the transaction rolls the stored rows back with the counts.
-      const [checked, charged, stored] = await Promise.allSettled([
-        confirmed,
+      const [charged, stored] = await Promise.allSettled([
         charge(tx),
         steps.store(tx, prepared, access),
       ]);
-      if (checked.status === "rejected") throw checked.reason;
       if (charged.status === "rejected") throw charged.reason;
       if (stored.status === "rejected") throw stored.reason;
       return finish(tx, stored.value);
@@ -244,20 +270,32 @@ async function sendWith<Prepared, Access extends SendAccess, Result>(
 }
 
 /**
- * Step 2 of a send toward a person: `checkAgentAccess` for an initiating call (a refused send is
- * counted), with the person as the send's recipient.
+ * Step 2 of a send toward a person: `checkAgentAccess`'s read and decision for an initiating call
+ * (a refused send is counted), with the person as the send's recipient and the standing it was
+ * decided on (for a repeat send).
  */
 export async function accessForSend(
   deps: CoreDeps,
   agentId: string,
-  target: AccessTarget,
+  target: Pick<AccessTarget, "to" | "conversationId">,
   scope: AccessNeed["scope"],
   need: Pick<AccessNeed, "lastInboundAt"> = {},
-  tx?: Tx,
 ): Promise<AgentAccess & SendAccess> {
-  const full = { ...need, scope, initiating: true };
-  const access = tx
-    ? await checkAgentAccessIn(tx, deps, agentId, target, full)
-    : await checkAgentAccess(deps, agentId, target, full);
-  return { ...access, recipientId: access.person.id };
+  try {
+    return accessAgain(deps, await readSendStanding(deps.sql, agentId, target), scope, need);
+  } catch (error) {
+    await countRefusedSend(deps, agentId, error);
+    throw error;
+  }
+}
+
+/** `accessForSend`'s decision again, on a standing it answered before, at the clock's time now. */
+export function accessAgain(
+  deps: CoreDeps,
+  standing: SendStanding,
+  scope: AccessNeed["scope"],
+  need: Pick<AccessNeed, "lastInboundAt"> = {},
+): AgentAccess & SendAccess {
+  const access = decideOnStanding(deps, { ...need, scope, initiating: true }, standing);
+  return { ...access, recipientId: access.person.id, standing };
 }
