@@ -1,4 +1,5 @@
 import type { Db, Sql, Tx } from "@switchboard/db";
+import type { PendingQuery, Row } from "postgres";
 import type { Clock } from "./clock";
 import type { Config } from "./config";
 
@@ -21,6 +22,23 @@ export interface CoreDeps {
    * request's answer with it (`seal`), so a retry replays and never acts twice.
    */
   idempotentWrite?: AnswerSeal;
+  /**
+   * Set for one call whose send may let it in (decision 0083): the send's one statement makes
+   * the call's admission too, or the send throws `AdmitFirst` having changed nothing.
+   */
+  admitInSend?: SendAdmission;
+}
+
+/** A call's admission as parts of its send's statement (identity/agent-tokens.ts `AdmissionInSend`). */
+export interface SendAdmission {
+  parts(pg: Sql): {
+    ctes: PendingQuery<Row[]>;
+    /** True when the admission let the call in. */
+    admitted: PendingQuery<Row[]>;
+    requestCount: PendingQuery<Row[]>;
+  };
+  /** Called with the request count once the statement that let the call in has committed. */
+  letIn(requestCount: number): void;
 }
 
 /** Wake-ups heard on the process's one LISTEN connection (events/notifier.ts `Notifier`). */

@@ -48,7 +48,7 @@ export {
   setGrant,
 } from "./contacts/contacts";
 export { createDeps } from "./create-deps";
-export type { CoreDeps } from "./deps";
+export type { CoreDeps, SendAdmission } from "./deps";
 // Email
 export { getAgentEmailThread } from "./email/get-agent-email-thread";
 export { listAgentEmails } from "./email/list-agent-emails";
@@ -94,9 +94,11 @@ export {
 export { type AgentOverview, listAgentOverviews } from "./identity/agent-overviews";
 // Identity
 export {
+  type AdmissionInSend,
   type AdmissionRead,
   type AdmittedAgent,
   type AgentPrincipal,
+  admissionInSend,
   assertAgentActive,
   authenticateAgent,
   authorizeAgentRequest,
@@ -278,6 +280,7 @@ export {
   updateOwnRecord,
 } from "./records/person-records";
 export { rootCause } from "./root-cause";
+export { AdmitFirst } from "./sending/send-sequence";
 export { authSecret, retireKeysKeptInDatabase } from "./settings";
 export { beginDrain, drainSignal, isDraining } from "./shutdown";
 export { pollEvents } from "./updates/poll-events";

@@ -7,8 +7,10 @@ import type {
   OperationResult,
   PathParamNames,
 } from "@switchboard/contract";
+import { IDEMPOTENCY_KEY_HEADER } from "@switchboard/contract";
 import {
   type AdmissionRead,
+  admissionInSend,
   authenticateDeveloper,
   authorizeAgentRequest,
   type CoreDeps,
@@ -19,6 +21,7 @@ import {
   metrics,
   parseAuthorization,
   type RateState,
+  type SendAdmission,
   withLogContext,
 } from "@switchboard/core";
 import type { z } from "zod";
@@ -45,6 +48,11 @@ interface RouteOptions<B extends z.ZodType | undefined, Q extends z.ZodType | un
   status?: number;
   /** What the route reads within its admission statement (Agent API), from the raw URL. */
   admission?: (url: URL) => AdmissionRead;
+  /**
+   * The route's send may let its call in (Agent API, `POST /messages`): a caller this process
+   * let in before is admitted by the send's one statement (decision 0083).
+   */
+  admitInSend?: boolean;
 }
 
 type Input<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -79,12 +87,19 @@ interface Surface<P> {
   callerOf(principal: P): string;
   /** Whose `Idempotency-Key`s a request's are: the agent's, or the developer key's. */
   keyOwnerOf(principal: P): string;
+  /** A call's admission to be made by its send, for a caller let in before (`AdmissionInSend`). */
+  admitInSend?(
+    deps: CoreDeps,
+    secret: string,
+    client: { family: "ipv4" | "ipv6" | null },
+  ): (SendAdmission & { principal: P; rate: RateState | undefined }) | null;
 }
 
 const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> = {
   name: "Agent API",
   credential: "agent",
   authenticate: authorizeAgentRequest,
+  admitInSend: admissionInSend,
   idOf: (principal) => principal.agentId,
   callerOf: (principal) => callerKey({ agentId: principal.agentId }),
   keyOwnerOf: (principal) => principal.agentId,
@@ -133,19 +148,24 @@ interface Incoming {
   method: string;
   headers: Headers;
   params(): Promise<Record<string, string | string[] | undefined>>;
-  /** The body as text, read under the admitted caller's share of the body budget. */
+  /** The body as text, read under the admitted caller's share of the body budget (once). */
   text(caller: string): Promise<string>;
   /** The call as a `Request`, for a handler that reads one. */
   request(): Request;
 }
 
 function fromRequest(request: Request, context: RouteContext): Incoming {
+  // Read once: a call its send was to let in reads it again the plain way when it could not.
+  let text: Promise<string> | undefined;
   return {
     url: new URL(request.url),
     method: request.method,
     headers: request.headers,
     params: async () => (await context.params) ?? {},
-    text: (caller) => readBodyText(request, { caller }),
+    text: (caller) => {
+      text ??= readBodyText(request, { caller });
+      return text;
+    },
     request: () => request,
   };
 }
@@ -194,52 +214,81 @@ function apiRoute<P>(surface: Surface<P>) {
         try {
           const deps = getDeps();
           const { url } = incoming;
-          const principal = admit
-            ? await admit()
-            : await surface.authenticate(
-                deps,
-                credentialSecret(surface, incoming.headers),
-                { family: clientFamily(incoming.headers, deps.config.TRUSTED_PROXIES) },
-                options.admission?.(url) ?? {},
-              );
-          principalId = surface.idOf(principal);
-          rate = (principal as { rate?: RateState }).rate;
-          const rawQuery = storableQuery(url);
-          const query = options.query ? options.query.parse(rawQuery) : undefined;
-          const raw = options.body
-            ? await readJson(incoming, surface.callerOf(principal), options.optionalBody ?? false)
-            : undefined;
-          const body = options.body ? options.body.parse(raw) : undefined;
-          const params = Object.fromEntries(
-            Object.entries(await incoming.params()).map(([k, v]) => [k, String(v)]),
-          );
-          assertStorableInput(params);
-          const keyed = {
-            deps,
-            ownerId: surface.keyOwnerOf(principal),
-            body: raw,
-            successStatus: options.status ?? 200,
-          };
-          const admittedRate = rate;
-          response = await idempotent(incoming, keyed, (deps) =>
-            handler({
-              principal,
+          // The call as the handler makes it, once its caller is known (or, let in by its send,
+          // expected: `within`).
+          const handle = async (
+            principal: P,
+            deps: CoreDeps,
+            rateOf: () => RateState | undefined,
+          ) => {
+            const rawQuery = storableQuery(url);
+            const query = options.query ? options.query.parse(rawQuery) : undefined;
+            const raw = options.body
+              ? await readJson(incoming, surface.callerOf(principal), options.optionalBody ?? false)
+              : undefined;
+            const body = options.body ? options.body.parse(raw) : undefined;
+            const params = Object.fromEntries(
+              Object.entries(await incoming.params()).map(([k, v]) => [k, String(v)]),
+            );
+            assertStorableInput(params);
+            const keyed = {
               deps,
-              body: body as Input<B>,
-              query: query as Input<Q>,
-              params,
-              get request() {
-                return incoming.request();
-              },
-              respond: (text, status, value) =>
-                answer(
-                  value === undefined ? { text } : { text, value },
-                  status,
-                  requestId,
-                  admittedRate,
-                ),
-            }),
-          );
+              ownerId: surface.keyOwnerOf(principal),
+              body: raw,
+              successStatus: options.status ?? 200,
+            };
+            return idempotent(incoming, keyed, (deps) =>
+              handler({
+                principal,
+                deps,
+                body: body as Input<B>,
+                query: query as Input<Q>,
+                params,
+                get request() {
+                  return incoming.request();
+                },
+                respond: (text, status, value) =>
+                  answer(
+                    value === undefined ? { text } : { text, value },
+                    status,
+                    requestId,
+                    rateOf(),
+                  ),
+              }),
+            );
+          };
+          const secret = admit ? "" : credentialSecret(surface, incoming.headers);
+          const client = { family: clientFamily(incoming.headers, deps.config.TRUSTED_PROXIES) };
+          // A send that lets its own call in (decision 0083): anything refused or not sent
+          // before its statement committed changed nothing, and the call is made the plain way.
+          const within =
+            !admit && options.admitInSend && !incoming.headers.has(IDEMPOTENCY_KEY_HEADER)
+              ? surface.admitInSend?.(deps, secret, client)
+              : undefined;
+          let sent: Response | undefined;
+          if (within) {
+            try {
+              principalId = surface.idOf(within.principal);
+              const admitted = { ...deps, admitInSend: within };
+              sent = await handle(within.principal, admitted, () => within.rate);
+            } catch (error) {
+              if (within.rate) throw error; // its statement committed: the outcome stands
+              principalId = undefined;
+            }
+            rate = within.rate;
+            if (sent && !rate)
+              throw new Error("a send that was to let its call in answered without");
+          }
+          if (sent) response = sent;
+          else {
+            const principal = admit
+              ? await admit()
+              : await surface.authenticate(deps, secret, client, options.admission?.(url) ?? {});
+            principalId = surface.idOf(principal);
+            rate = (principal as { rate?: RateState }).rate;
+            const admittedRate = rate;
+            response = await handle(principal, deps, () => admittedRate);
+          }
         } catch (error) {
           response = toErrorResponse(error, requestId);
           rate = (error as CoreError).rate ?? rate;
@@ -349,7 +398,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
     handler: (
       args: OperationArgs<P, O>,
     ) => Promise<OperationResult<O> | JsonText<OperationResult<O>>>,
-    extra?: Pick<RouteOptions<undefined, undefined>, "admission">,
+    extra?: Pick<RouteOptions<undefined, undefined>, "admission" | "admitInSend">,
   ): BoundRoute<P>;
   function bound<
     B extends z.ZodType | undefined = undefined,
@@ -361,7 +410,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
   function bound(
     target: Operation | RouteOptions<z.ZodType | undefined, z.ZodType | undefined>,
     handler: (args: HandlerArgs<P, unknown, unknown>) => Promise<unknown>,
-    extra: Pick<RouteOptions<undefined, undefined>, "admission"> = {},
+    extra: Pick<RouteOptions<undefined, undefined>, "admission" | "admitInSend"> = {},
   ): NextHandler {
     const op = "operationId" in target ? target : undefined;
     if (op && op.surface !== surface.credential)
@@ -374,6 +423,7 @@ function surfaceRoute<P>(surface: Surface<P>) {
           name: op.operationId,
           status: op.status,
           admission: extra.admission,
+          admitInSend: extra.admitInSend,
         }
       : target;
     const handle = route(options, async (args) => {

@@ -123,6 +123,51 @@ interface TokenRow {
 }
 
 /**
+ * The admission's CTEs, as `lookupToken`'s statement and a send's one statement use them:
+ * `found` (the token, its agent and owner), `hit` (one request counted, for a token that passes)
+ * and `used` (its last use). postgres.js's own template: one fixed text per shape.
+ */
+function admissionParts(
+  pg: Sql,
+  tokenHash: string,
+  at: string,
+  window: ReturnType<typeof rateWindow>,
+  countRequest: boolean,
+  family: AddressFamily | null,
+) {
+  return pg`found as (
+      select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
+             a.pause_reason, u.suspended_at as agent_suspended_at, o.id as owner_id,
+             o.suspended_at as owner_suspended_at, u.num, u.display_name, u.avatar_url, u.bio,
+             a.request_privacy, a.requested_scopes, u.created_at
+      from agent_tokens t
+      join agents a on a.id = t.agent_id
+      join users u on u.id = a.id
+      left join users o on o.id = a.owner_id
+      where t.token_hash = ${tokenHash}
+    ), hit as (
+      insert into rate_counters (key, window_start, count)
+      select 'requests:' || agent_id, ${window.start.toISOString()}::timestamptz, 1 from found
+      where ${countRequest} and revoked_at is null
+        and (expires_at is null or expires_at > ${at}::timestamptz)
+        and owner_id is not null and owner_suspended_at is null and agent_suspended_at is null
+        and paused_at is null
+      on conflict (key, window_start) do update set count = rate_counters.count + 1
+      returning count
+    ), used as (
+      update agent_tokens t
+      set last_used_at = ${at}::timestamptz,
+          last_used_family = coalesce(${family}::address_family, t.last_used_family)
+      from found
+      where t.id = found.token_id and found.revoked_at is null
+        and (found.expires_at is null or found.expires_at > ${at}::timestamptz)
+        and (t.last_used_at is null
+          or t.last_used_at <= ${at}::timestamptz - interval '1 minute'
+          or t.last_used_family is distinct from coalesce(${family}::address_family, t.last_used_family))
+    )`;
+}
+
+/**
  * One query for everything a call needs to know about its token: token state, agent, owner
  * account, and — when `countRequest` — one hit on the agent's per-minute request counter, taken
  * only for a token that passes (a refused call does not use up the limit).
@@ -148,38 +193,9 @@ async function lookupToken(
   const at = now.toISOString();
   // postgres.js's own template, not drizzle's: one fixed text, prepared once per connection,
   // with nothing built per call but its parameters (issue 41).
+  const parts = admissionParts(deps.sql, hashSecret(token), at, window, countRequest, family);
   const rows = await deps.sql<TokenRow[]>`
-    with async_commit as (select set_config('synchronous_commit', 'off', true)),
-    found as (
-      select t.id as token_id, t.expires_at, t.revoked_at, a.id as agent_id, a.paused_at,
-             a.pause_reason, u.suspended_at as agent_suspended_at, o.id as owner_id,
-             o.suspended_at as owner_suspended_at, u.num, u.display_name, u.avatar_url, u.bio,
-             a.request_privacy, a.requested_scopes, u.created_at
-      from agent_tokens t
-      join agents a on a.id = t.agent_id
-      join users u on u.id = a.id
-      left join users o on o.id = a.owner_id
-      where t.token_hash = ${hashSecret(token)}
-    ), hit as (
-      insert into rate_counters (key, window_start, count)
-      select 'requests:' || agent_id, ${window.start.toISOString()}::timestamptz, 1 from found
-      where ${countRequest} and revoked_at is null
-        and (expires_at is null or expires_at > ${at}::timestamptz)
-        and owner_id is not null and owner_suspended_at is null and agent_suspended_at is null
-        and paused_at is null
-      on conflict (key, window_start) do update set count = rate_counters.count + 1
-      returning count
-    ), used as (
-      update agent_tokens t
-      set last_used_at = ${at}::timestamptz,
-          last_used_family = coalesce(${family}::address_family, t.last_used_family)
-      from found
-      where t.id = found.token_id and found.revoked_at is null
-        and (found.expires_at is null or found.expires_at > ${at}::timestamptz)
-        and (t.last_used_at is null
-          or t.last_used_at <= ${at}::timestamptz - interval '1 minute'
-          or t.last_used_family is distinct from coalesce(${family}::address_family, t.last_used_family))
-    )
+    with async_commit as (select set_config('synchronous_commit', 'off', true)), ${parts}
     select found.*, (select count from hit) as request_count,
            (select 1 from async_commit) as async_commit,
            case when ${eventsAfter}::bigint is not null and (select count from hit) is not null
@@ -311,6 +327,7 @@ export async function authorizeAgentRequest(
     requestedScopes: found.requested_scopes,
     createdAt: new Date(found.created_at),
   });
+  rememberAdmitted(token, { agentId: principal.agentId, tokenId: principal.tokenId, me });
   return {
     ...principal,
     rate: state,
@@ -321,4 +338,87 @@ export async function authorizeAgentRequest(
       }),
     ...(read.column && { column: { key: read.column.key, text: found.route_read } }),
   };
+}
+
+/**
+ * Tokens this process let in, by their hash: who each names (a token names one agent for good)
+ * and the profile the last admission read. Bounded: cleared whole when full.
+ */
+const admittedTokens = new Map<string, Pick<AdmittedAgent, "agentId" | "tokenId" | "me">>();
+const MAX_ADMITTED_TOKENS = 10_000;
+function rememberAdmitted(
+  token: string,
+  admitted: Pick<AdmittedAgent, "agentId" | "tokenId" | "me">,
+) {
+  const hash = hashSecret(token);
+  if (admittedTokens.get(hash)?.agentId === admitted.agentId) return;
+  if (admittedTokens.size >= MAX_ADMITTED_TOKENS) admittedTokens.clear();
+  admittedTokens.set(hash, admitted);
+}
+
+/**
+ * A call's admission made inside its send's one statement (decision 0083): the admission's
+ * CTEs, the condition that they let the call in (the token, its agent, owner and standing as
+ * `authorizeAgentRequest` requires, and the request within the per-minute limit), and where
+ * the agent stands once the statement committed. The send sequence takes it from
+ * `CoreDeps.admitInSend`; when the send cannot go out as that statement, or its condition does
+ * not hold, nothing was changed and the call is let in the plain way first (`AdmitFirst`).
+ */
+export class AdmissionInSend {
+  /** Set once the statement that let the call in has committed. */
+  rate: RateState | undefined;
+  private readonly now: Date;
+
+  /**
+   * The call's principal as this process last let its token in (a token names one agent for
+   * good); its `rate` is known once the statement committed.
+   */
+  readonly principal: AdmittedAgent;
+
+  constructor(
+    private readonly deps: CoreDeps,
+    private readonly tokenHash: string,
+    private readonly family: AddressFamily | null,
+    known: Pick<AdmittedAgent, "agentId" | "tokenId" | "me">,
+  ) {
+    this.now = deps.clock.now();
+    const admission = this;
+    this.principal = {
+      ...known,
+      pauseReason: null,
+      get rate() {
+        return admission.rate as RateState;
+      },
+    };
+  }
+
+  parts(pg: Sql) {
+    const window = rateWindow(this.now, 60);
+    const at = this.now.toISOString();
+    return {
+      ctes: admissionParts(pg, this.tokenHash, at, window, true, this.family),
+      admitted: pg`(select agent_id from found) = ${this.principal.agentId}
+        and (select count from hit) <= ${this.deps.config.LIMIT_REQUESTS_PER_MIN}::int`,
+      requestCount: pg`(select count from hit)`,
+    };
+  }
+
+  letIn(requestCount: number): void {
+    const window = rateWindow(this.now, 60);
+    this.rate = rateState(requestCount, this.deps.config.LIMIT_REQUESTS_PER_MIN, window);
+  }
+}
+
+/**
+ * The admission of a call whose send may let it in (`AdmissionInSend`), for a token this process
+ * let in before; null for any other (it is let in the plain way).
+ */
+export function admissionInSend(
+  deps: CoreDeps,
+  token: string,
+  client: { family?: AddressFamily | null } = {},
+): AdmissionInSend | null {
+  const tokenHash = hashSecret(token);
+  const known = admittedTokens.get(tokenHash);
+  return known ? new AdmissionInSend(deps, tokenHash, client.family ?? null, known) : null;
 }

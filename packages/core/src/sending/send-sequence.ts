@@ -124,6 +124,7 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
     const sent = await sendInOneStatement(deps, steps, repeat, prepared, remembered);
     if (sent) return sent.result;
   }
+  if (deps.admitInSend) throw new AdmitFirst();
   const access = await steps.access(prepared);
   if (repeat && standings && access.standing) remember(standings, repeat.key, access.standing);
   return sendWith(deps, steps, prepared, access);
@@ -146,6 +147,16 @@ function rememberedStandings(deps: CoreDeps): Map<string, SendStanding> {
 function remember(standings: Map<string, SendStanding>, key: string, standing: SendStanding) {
   if (standings.size >= MAX_REMEMBERED_STANDINGS) standings.clear();
   standings.set(key, standing);
+}
+
+/**
+ * A send that was to let its call in (`CoreDeps.admitInSend`) could not go out as one statement:
+ * nothing was changed, and the call is to be let in the plain way and made again.
+ */
+export class AdmitFirst extends Error {
+  constructor() {
+    super("the call is to be let in before its send");
+  }
 }
 
 /** The SQLSTATE `switchboard_expect` raises (drizzle/0029_send-guard.sql). */
@@ -185,11 +196,15 @@ async function sendInOneStatement<Prepared, Access extends SendAccess, Result>(
     },
     deps.clock.now(),
   );
+  // The call's admission too, when the send is to let it in: one round trip for the whole call.
+  const admission = deps.admitInSend?.parts(pg);
   let row: Row | undefined;
   try {
-    [row] = await pg`with ${charge.ctes}, ${store.ctes}
-      select switchboard_expect(${standingUnchanged(pg, standing)}, 'standing changed')
+    [row] = await pg`with ${admission ? pg`${admission.ctes}, ` : pg``}${charge.ctes}, ${store.ctes}
+      select ${admission ? pg`switchboard_expect(${admission.admitted}, 'not let in') and ` : pg``}
+        switchboard_expect(${standingUnchanged(pg, standing)}, 'standing changed')
         and switchboard_expect(${charge.withinLimits}, 'a limit reached') as sent,
+        ${admission ? admission.requestCount : pg`null::int`} as request_count,
         ${charge.owner} as owner_id, stored.*
       from stored`;
   } catch (error) {
@@ -197,6 +212,7 @@ async function sendInOneStatement<Prepared, Access extends SendAccess, Result>(
     throw error;
   }
   if (!row) throw new Error("a send's statement returned nothing");
+  deps.admitInSend?.letIn(Number(row.request_count));
   const stored = store.stored(row);
   void wakeAfterCommit(deps.sql, [
     ...ownerWake(steps.agentId, row.owner_id),
