@@ -9,6 +9,7 @@ import {
   decideAction,
   mintAgentToken,
   pauseAgent,
+  revokeAgentToken,
 } from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { createDb } from "@switchboard/db";
@@ -177,8 +178,10 @@ it("answers a paused agent's calls with agent_paused, as REST does", async () =>
 });
 
 /** One POST of raw JSON-RPC messages, as an initialized MCP client sends them. */
+/** One POST of these messages, its length declared as a client's fetch declares it. */
 function mcpPost(secret: string, messages: unknown): Promise<Response> {
-  return rawMcpPost(secret, JSON.stringify(messages));
+  const text = JSON.stringify(messages);
+  return rawMcpPost(secret, text, Buffer.byteLength(text));
 }
 
 /** One POST of any body (a stream is sent chunked unless `declared` gives its length). */
@@ -251,7 +254,10 @@ function restCall(secret: string, operationId: string, path: string, body?: unkn
       method: route.operation.method,
       headers: {
         authorization: `Bearer ${secret}`,
-        ...(body !== undefined && { "content-type": "application/json" }),
+        ...(body !== undefined && {
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(JSON.stringify(body))),
+        }),
       },
       ...(body !== undefined && { body: JSON.stringify(body) }),
     }),
@@ -292,13 +298,39 @@ it("costs a tool call the statements of its REST call: the POST's one lookup let
     expect(mcpMe).toBe(restMe);
     const restSend = await count(() => restCall(secret, "sendMessage", "/agent/v1/messages", send));
     const mcpSend = await count(() => mcpPost(secret, toolCall(1, "sendMessage", send)));
-    // A repeat REST send lets its own call in, in its one statement (decision 0083); the MCP
-    // POST is let in before its body is read, and its send is that same statement without it.
+    // A repeat send lets its own call in, in its one statement (decision 0083), on either.
     expect(restSend).toBe(1);
-    expect(mcpSend).toBe(restSend + 1);
+    expect(mcpSend).toBe(restSend);
   } finally {
     provideDeps(t.deps);
     await counting.close();
+  }
+});
+
+it("lets a known caller's lone tool call in as it runs: counted once, and refused whole once its token is revoked", async () => {
+  const owner = await createUser(t.deps, {});
+  const agent = await createAgent(t.deps, {
+    ownerId: owner.id,
+    displayName: "Known",
+    requestedScopes: ["messages:read", "messages:write"],
+  });
+  await addContact(t.deps, personId, agent.id, ["messages:read", "messages:write"]);
+  const minted = await mintAgentToken(t.deps, agent.id);
+  const secret = `agent:${minted.token}`;
+  const send = toolCall(1, "sendMessage", { to: personNum, type: "text", content: "known" });
+  for (let i = 0; i < 2; i++) {
+    const answer = await (await mcpPost(secret, send)).json();
+    expect(answer.result.isError, JSON.stringify(answer)).toBeFalsy();
+  }
+  // A call answered before any route ran (no such tool) still counts its POST as one request.
+  const before = await remaining(secret);
+  const unknown = await (await mcpPost(secret, toolCall(2, "noSuchTool"))).json();
+  expect(unknown.result.isError).toBe(true);
+  expect(before - (await remaining(secret)) - 1).toBe(1);
+  await revokeAgentToken(t.deps, { agentId: agent.id, tokenId: minted.info.id });
+  for (const call of [send, toolCall(3, "noSuchTool")]) {
+    const refused = await mcpPost(secret, call);
+    expect([refused.status, (await refused.json()).error.code]).toEqual([401, "token_revoked"]);
   }
 });
 

@@ -17,11 +17,23 @@ import {
   ops,
   toolArguments,
 } from "@switchboard/contract";
-import { CoreError, parseIdempotencyKey } from "@switchboard/core";
-import { type Admit, answeredJson } from "~/server/api-route";
+import {
+  admissionInSend,
+  authorizeAgentRequest,
+  CoreError,
+  parseAuthorization,
+  parseIdempotencyKey,
+} from "@switchboard/core";
+import { type Admit, type AdmitWithin, answeredJson } from "~/server/api-route";
 import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
-import { callerKey, MAX_BODY_BYTES, readBodyText } from "~/server/read-body";
+import {
+  callerKey,
+  MAX_BODY_BYTES,
+  REFUSED_BODY_BYTES,
+  readableBeforeAdmission,
+  readBodyText,
+} from "~/server/read-body";
 import { errorResponse, toErrorResponse } from "~/server/responses";
 import { mcpAuthorizer } from "./credential";
 import { type AgentAdmission, type AgentRoute, agentRoutes } from "./routes";
@@ -41,14 +53,6 @@ type ToolArgs = Record<string, unknown>;
 
 /** Refusals a tool call answers itself; the POST goes on (the agent can still list tools). */
 const PER_CALL_REFUSALS = new Set(["agent_paused", "rate_limited"]);
-
-/**
- * The most a refused (paused or rate-limited) agent's POST may carry: room for initialize,
- * tools/list and a batch of small calls, which is all it can still be answered. A larger body
- * is answered with the refusal itself before it is read (declared) or as soon as it passes this
- * (chunked), so a refused agent cannot make the process read 16 MB it will never act on.
- */
-const REFUSED_BODY_BYTES = 64 * 1024;
 
 /** A tool, built once per process: its REST route and where each of its arguments goes. */
 interface Tool {
@@ -129,6 +133,8 @@ interface Post {
    * counted request); further calls of a batch authenticate and count one request each.
    */
   admit(): Admit<AgentAdmission>;
+  /** For a lone tool call of a caller let in before: its send may let it in (decision 0083). */
+  within?: AdmitWithin<AgentAdmission>;
 }
 
 /** Runs one tool: the operation's REST route, let in as the POST was. */
@@ -183,12 +189,18 @@ async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallT
     encodeURIComponent(params[key] ?? ""),
   );
   const withBody = op.body !== undefined && (Object.keys(body).length > 0 || !op.optionalBody);
-  const response = await runRoute(post.request, tool.route, admit, {
-    path: `${path}${query.size ? `?${query}` : ""}`,
-    params,
-    ...(withBody && { body: JSON.stringify(body) }),
-    idempotencyKey,
-  });
+  const response = await runRoute(
+    post.request,
+    tool.route,
+    admit,
+    {
+      path: `${path}${query.size ? `?${query}` : ""}`,
+      params,
+      ...(withBody && { body: JSON.stringify(body) }),
+      idempotencyKey,
+    },
+    post.within,
+  );
   return toolResult(response);
 }
 
@@ -198,6 +210,7 @@ function runRoute(
   route: AgentRoute,
   admit: Admit<AgentAdmission>,
   call: { path?: string; params?: Record<string, string>; body?: string; idempotencyKey?: string },
+  within?: AdmitWithin<AgentAdmission>,
 ): Promise<Response> {
   const op = route.operation;
   const headers = new Headers();
@@ -220,6 +233,7 @@ function runRoute(
       ...(op.operationId === ops.pollUpdates.operationId && { signal: outer.signal }),
     },
     admit,
+    within,
   );
 }
 
@@ -294,21 +308,87 @@ async function admitPost(request: Request): Promise<Post> {
 }
 
 /**
+ * The POST's caller when it is an agent token this process let in before (`admissionInSend`)
+ * and its body declares a length that may be read before it is let in, with its share of the
+ * body budget; undefined for any other.
+ */
+function knownCaller(request: Request) {
+  const credential = parseAuthorization(request.headers.get("authorization"));
+  if (credential.kind !== "agent" || !readableBeforeAdmission(request.headers)) return undefined;
+  const deps = getDeps();
+  const client = { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) };
+  const within = admissionInSend(deps, credential.secret, client);
+  if (!within) return undefined;
+  const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
+  return { within, authorize, caller: callerKey({ agentId: within.principal.agentId }) };
+}
+
+/**
+ * A lone tool call's POST, let in when its call runs: by its send's statement (`within`), or
+ * the plain way when its route asks (`admit`). `settle`, once the call was answered, lets in a
+ * POST whose call was answered without either (an unknown tool, a bad argument) and throws a
+ * refusal of the POST itself (a token revoked since, say: 401, as `admitPost` would).
+ */
+function lazyPost(
+  request: Request,
+  known: NonNullable<ReturnType<typeof knownCaller>>,
+): Post & { settle(): Promise<void> } {
+  let admission: Promise<AgentAdmission> | undefined;
+  let refused: unknown;
+  const admitOnce = () => {
+    admission ??= known.authorize().catch((error: unknown) => {
+      if (!(error instanceof CoreError && PER_CALL_REFUSALS.has(error.code))) refused = error;
+      throw error;
+    });
+    return admission;
+  };
+  return {
+    request,
+    caller: known.caller,
+    within: known.within,
+    admit: () => admitOnce,
+    async settle() {
+      if (!known.within.rate && !admission) await admitOnce().catch(() => {});
+      if (refused) throw refused;
+    },
+  };
+}
+
+/**
  * `POST /api/agent/v1/mcp`: the credential first (401 in the envelope before any MCP message is
  * read), then the JSON-RPC messages, answered as JSON.
  */
 export async function handleMcp(request: Request): Promise<Response> {
   const requestId = crypto.randomUUID();
   try {
+    const known = knownCaller(request);
+    // A caller let in before: the body is read first, and a lone tool call is let in when it
+    // runs, by its send's own statement when it can (decision 0083).
+    const early = known && readBodyText(request, { caller: known.caller });
+    if (known && early) {
+      const call = await early
+        .then((text) => plainToolCall(request, JSON.parse(text)))
+        .catch(() => undefined);
+      if (call) {
+        const post = lazyPost(request, known);
+        const answer = await answerToolCall(post, call);
+        await post.settle();
+        return answer;
+      }
+    }
     const post = await admitPost(request);
-    const text = await readBodyText(request, {
-      caller: post.caller,
-      maxBytes: post.refusal ? REFUSED_BODY_BYTES : MAX_BODY_BYTES,
-    }).catch((error) => {
+    const text = await (
+      early ??
+      readBodyText(request, {
+        caller: post.caller,
+        maxBytes: post.refusal ? REFUSED_BODY_BYTES : MAX_BODY_BYTES,
+      })
+    ).catch((error) => {
       throw post.refusal && error instanceof CoreError && error.code === "payload_too_large"
         ? post.refusal
         : error;
     });
+    if (post.refusal && Buffer.byteLength(text) > REFUSED_BODY_BYTES) throw post.refusal;
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

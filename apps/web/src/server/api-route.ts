@@ -28,7 +28,7 @@ import type { z } from "zod";
 import { clientFamily } from "./client-network";
 import { getDeps } from "./deps";
 import { idempotent } from "./idempotent-request";
-import { callerKey, readBodyText } from "./read-body";
+import { callerKey, readableBeforeAdmission, readBodyText } from "./read-body";
 import { errorResponse, json, toErrorResponse } from "./responses";
 import { assertStorableInput, storableQuery } from "./storable-input";
 
@@ -92,7 +92,7 @@ interface Surface<P> {
     deps: CoreDeps,
     secret: string,
     client: { family: "ipv4" | "ipv6" | null },
-  ): (SendAdmission & { principal: P; rate: RateState | undefined }) | null;
+  ): AdmitWithin<P> | null;
 }
 
 const agentSurface: Surface<Awaited<ReturnType<typeof authorizeAgentRequest>>> = {
@@ -137,9 +137,19 @@ export interface InProcessCall {
   signal?: AbortSignal;
 }
 
+/**
+ * A call's admission to be made by its send (`AdmissionInSend`), for a caller let in before:
+ * the principal it expects, and where the call stands once the send's statement let it in.
+ */
+export type AdmitWithin<P> = SendAdmission & { principal: P; rate: RateState | undefined };
+
 /** The pipeline of one route: as Next calls it, and for a caller that already let it in. */
 type PipelineHandler<P> = NextHandler & {
-  admitted(call: InProcessCall, admit: Admit<P>): Promise<Response>;
+  /**
+   * The call, let in by `admit`; or, for a route whose send may let its call in, by that send
+   * when `within` is given (`admit` only when it cannot).
+   */
+  admitted(call: InProcessCall, admit: Admit<P>, within?: AdmitWithin<P>): Promise<Response>;
 };
 
 /** What the pipeline reads of a call, from a `Request` or an in-process call alike. */
@@ -204,7 +214,7 @@ function apiRoute<P>(surface: Surface<P>) {
     options: RouteOptions<B, Q>,
     handler: (args: HandlerArgs<P, Input<B>, Input<Q>>) => Promise<Response>,
   ): PipelineHandler<P> => {
-    const run = (incoming: Incoming, admit?: Admit<P>) => {
+    const run = (incoming: Incoming, admit?: Admit<P>, given?: AdmitWithin<P>) => {
       const requestId = randomUUID();
       return withLogContext({ requestId }, async () => {
         const started = performance.now();
@@ -261,10 +271,14 @@ function apiRoute<P>(surface: Surface<P>) {
           const client = { family: clientFamily(incoming.headers, deps.config.TRUSTED_PROXIES) };
           // A send that lets its own call in (decision 0083): anything refused or not sent
           // before its statement committed changed nothing, and the call is made the plain way.
-          const within =
-            !admit && options.admitInSend && !incoming.headers.has(IDEMPOTENCY_KEY_HEADER)
-              ? surface.admitInSend?.(deps, secret, client)
-              : undefined;
+          const withinSend = () => {
+            if (!options.admitInSend || incoming.headers.has(IDEMPOTENCY_KEY_HEADER)) return;
+            if (admit) return given;
+            // Its body is read before it is let in: no more than a refused caller's may be.
+            if (readableBeforeAdmission(incoming.headers))
+              return surface.admitInSend?.(deps, secret, client) ?? undefined;
+          };
+          const within = withinSend();
           let sent: Response | undefined;
           if (within) {
             try {
@@ -315,7 +329,10 @@ function apiRoute<P>(surface: Surface<P>) {
     };
     return Object.assign(
       (request: Request, context: RouteContext) => run(fromRequest(request, context)),
-      { admitted: (call: InProcessCall, admit: Admit<P>) => run(fromCall(call), admit) },
+      {
+        admitted: (call: InProcessCall, admit: Admit<P>, within?: AdmitWithin<P>) =>
+          run(fromCall(call), admit, within),
+      },
     );
   };
 }

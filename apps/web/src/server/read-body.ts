@@ -7,6 +7,23 @@ import { CoreError } from "@switchboard/core";
 export const MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /**
+ * The most a refused (paused or rate-limited) agent's POST may carry: room for initialize,
+ * tools/list and a batch of small calls, which is all it can still be answered. A larger body
+ * is answered with the refusal itself before it is read (declared) or as soon as it passes this
+ * (chunked), so a refused agent cannot make the process read 16 MB it will never act on.
+ */
+export const REFUSED_BODY_BYTES = 64 * 1024;
+
+/**
+ * The body declares a length that may be read before its call is let in, when its send is to let
+ * it in (decision 0083): no more than a refused caller may make the server read.
+ */
+export function readableBeforeAdmission(headers: Headers): boolean {
+  const declared = headers.get("content-length");
+  return declared !== null && /^\d+$/.test(declared) && Number(declared) <= REFUSED_BODY_BYTES;
+}
+
+/**
  * Body bytes held at once while reading requests, so that many parallel bodies cost bounded
  * memory and no one caller can take what others need (decision 0061). A read that would pass a
  * bound is abandoned with 429 `rate_limited` (retry in a second):
