@@ -183,3 +183,17 @@ it("lets a call whose body declares no length, or more than a refused caller's, 
   expect(refused.status).toBe(403);
   expect(pulled).toBe(0);
 });
+
+it("sends twenty messages at once to one person, some in the classic order and some as one statement, without a deadlock", async () => {
+  const { send, stored } = await agentToPerson();
+  provideDeps({ ...t.deps, config: { ...t.config, LIMIT_REQUESTS_PER_MIN: 1000 } });
+  try {
+    const all = await Promise.all(Array.from({ length: 20 }, () => send()));
+    expect(all.map((r) => [r.status, r.body.error?.code])).toEqual(
+      Array(20).fill([201, undefined]),
+    );
+  } finally {
+    provideDeps({ ...t.deps, db: traced.db, sql: traced.sql });
+  }
+  expect(await stored()).toBe(20);
+});

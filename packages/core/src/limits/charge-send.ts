@@ -80,6 +80,9 @@ export const ownerWake = (agentId: string, ownerId: string | null): Topic[] =>
  * under its ceiling (so `pauseAtCeiling` has nothing to do). `chargeSend` decides from the
  * counts; a repeat send's one statement guards on `withinLimits` and, when it does not hold,
  * is made again in the classic order, which refuses, counts or pauses (decision 0083).
+ * Each count reads the one before it, so whichever way a statement reads them, its row locks
+ * are taken in one order (the agent's minute, the person's, the day): a send as one statement
+ * and one in the classic order, which read them differently, deadlocked at once otherwise.
  * postgres.js's own template (decision 0075): one fixed text, nothing built per call.
  */
 export function chargeParts(pg: Sql, deps: CoreDeps, send: ChargedSend, now: Date) {
@@ -95,13 +98,14 @@ export function chargeParts(pg: Sql, deps: CoreDeps, send: ChargedSend, now: Dat
       returning count
     ), recipient_hit as (
       insert into rate_counters (key, window_start, count)
-      select ${recipientKey}::text, ${start}::timestamptz, 1
+      select ${recipientKey}::text, ${start}::timestamptz, 1 from agent_hit
       where ${recipientKey}::text is not null
       on conflict (key, window_start) do update set count = rate_counters.count + 1
       returning count
     ), usage as (
       insert into agent_daily_usage (agent_id, day, messages, proposals, refused)
-      values (${send.agentId}, ${utcDay(now)}, 1, ${proposals}, 0)
+      select ${send.agentId}, ${utcDay(now)}, 1, ${proposals}, 0
+      where (select count(*) from recipient_hit) >= 0
       on conflict (agent_id, day) do update
         set messages = agent_daily_usage.messages + 1,
             proposals = agent_daily_usage.proposals + ${proposals}
