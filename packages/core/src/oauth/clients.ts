@@ -1,6 +1,7 @@
 import { schema } from "@switchboard/db";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { z } from "zod";
+import { BoundedMap } from "../bounded-map";
 import type { CoreDeps } from "../deps";
 import { enforceRateLimit } from "../limits/rate-limit";
 import { pinnedRequest } from "../net/pinned-request";
@@ -101,7 +102,7 @@ export async function registerClient(deps: CoreDeps, body: unknown, network: str
   };
 }
 
-const documents = new Map<string, { client: OAuthClient; until: number }>();
+const documents = new BoundedMap<string, { client: OAuthClient; until: number }>(CACHE_ENTRIES);
 
 /** Fetches a metadata document through the outbound address policy, bounded and cached. */
 async function fetchDocument(deps: CoreDeps, url: URL): Promise<OAuthClient> {
@@ -144,7 +145,6 @@ async function fetchDocument(deps: CoreDeps, url: URL): Promise<OAuthClient> {
     redirectUris: parsed.data.redirect_uris,
     source: { kind: "metadata", host: url.host },
   };
-  if (documents.size >= CACHE_ENTRIES) documents.delete(documents.keys().next().value as string);
   documents.set(key, { client, until: Date.now() + CACHE_MS });
   return client;
 }

@@ -1,5 +1,6 @@
 import type { Sql, Tx } from "@switchboard/db";
 import type { PendingQuery, Row } from "postgres";
+import { BoundedMap } from "../bounded-map";
 import {
   type AccessNeed,
   type AccessTarget,
@@ -126,27 +127,23 @@ export async function runSend<Prepared, Access extends SendAccess, Result>(
   }
   if (deps.admitInSend) throw new AdmitFirst();
   const access = await steps.access(prepared);
-  if (repeat && standings && access.standing) remember(standings, repeat.key, access.standing);
+  if (repeat && standings && access.standing) standings.set(repeat.key, access.standing);
   return sendWith(deps, steps, prepared, access);
 }
 
 /**
- * Per database handle, the standing each repeat key's last access check decided on. Bounded:
- * cleared whole when full (the next send of each key then takes the classic order once).
+ * Per database handle, the standing each repeat key's last access check decided on. Bounded (a
+ * key forgotten takes the classic order once on its next send).
  */
 const standingsByDb = new WeakMap<object, Map<string, SendStanding>>();
 const MAX_REMEMBERED_STANDINGS = 10_000;
 function rememberedStandings(deps: CoreDeps): Map<string, SendStanding> {
   let standings = standingsByDb.get(deps.db);
   if (!standings) {
-    standings = new Map();
+    standings = new BoundedMap(MAX_REMEMBERED_STANDINGS);
     standingsByDb.set(deps.db, standings);
   }
   return standings;
-}
-function remember(standings: Map<string, SendStanding>, key: string, standing: SendStanding) {
-  if (standings.size >= MAX_REMEMBERED_STANDINGS) standings.clear();
-  standings.set(key, standing);
 }
 
 /**
