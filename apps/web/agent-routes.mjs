@@ -207,7 +207,11 @@ export function bodyReader(request) {
     else return;
     waiting = null;
   };
+  const length = request.headers["content-length"];
+  const declared = length !== undefined && /^\d+$/.test(length) ? Number(length) : -1;
+  let received = 0;
   request.on("data", (chunk) => {
+    received += chunk.length;
     chunks.push(chunk);
     if (!waiting) request.pause();
     settle();
@@ -226,6 +230,18 @@ export function bodyReader(request) {
     settle();
   });
   return {
+    /**
+     * What `read()` would answer at once, without waiting: a chunk the request holds, or the end
+     * of a body received whole (all its declared length, before the 'end' event); else null.
+     */
+    readNow() {
+      if (failure) return null;
+      // Takes what the parser already holds (its 'data' event fills `chunks`).
+      if (chunks.length === 0 && !ended) request.read();
+      if (chunks.length > 0) return { done: false, value: chunks.shift() };
+      if (ended || received === declared) return { done: true, value: undefined };
+      return null;
+    },
     read() {
       return new Promise((resolve, reject) => {
         waiting = { resolve, reject };

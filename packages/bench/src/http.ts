@@ -24,8 +24,14 @@ import { cpuSnapshot, cpuSpent } from "./process-cpu";
  * A bench reports, it does not gate: a missed target is marked, and the run still exits 0.
  */
 const quick = process.argv.includes("--quick");
-/** `--only=messages` measures just the calls whose name holds that text (and skips the wake). */
-const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+/**
+ * `--only=messages` measures just the calls whose name holds that text (and skips the wake);
+ * `--only=GET /me,MCP getMe`, those holding any of the texts.
+ */
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
 const SECONDS = quick ? 1 : 6;
 const ROUNDS = quick ? 1 : 2;
 const AGENTS = 25;
@@ -180,7 +186,7 @@ try {
       target: { at1: 0.75, at50: 0.75 },
     },
   ];
-  const calls = allCalls.filter((call) => !only || call.name.includes(only));
+  const calls = allCalls.filter((call) => !only || only.some((text) => call.name.includes(text)));
   // The floors: the same work as a call, done by a bare Next.js route handler (floor.ts).
   const floorRequests: Record<FloorName, Request> = {
     "select 1": { method: "GET", path: floorApp.path },

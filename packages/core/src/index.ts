@@ -102,6 +102,8 @@ export {
   assertAgentActive,
   authenticateAgent,
   authorizeAgentRequest,
+  type KnownAgentToken,
+  knownAgentToken,
   listAgentTokens,
   mintAgentToken,
   revokeAgentToken,

@@ -18,13 +18,15 @@ import {
   toolArguments,
 } from "@switchboard/contract";
 import {
+  type AdmissionInSend,
   admissionInSend,
   authorizeAgentRequest,
   CoreError,
+  knownAgentToken,
   parseAuthorization,
   parseIdempotencyKey,
 } from "@switchboard/core";
-import { type Admit, type AdmitWithin, answeredJson } from "~/server/api-route";
+import type { Admit, CallAnswer, Within } from "~/server/api-route";
 import { clientFamily, clientNetwork } from "~/server/client-network";
 import { getDeps } from "~/server/deps";
 import {
@@ -95,17 +97,26 @@ const toolError = (envelope: unknown): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(envelope) }],
 });
 
+/**
+ * The route's JSON text a tool result was made from, as the route serialised it: a lone tool
+ * call's answer embeds it rather than serialising the result again.
+ */
+const resultJson = new WeakMap<CallToolResult, string>();
+
 /** The REST answer as a tool result: JSON as structured content (and text), bytes as audio. */
-async function toolResult(response: Response): Promise<CallToolResult> {
+function toolResult(answer: CallAnswer): CallToolResult | Promise<CallToolResult> {
+  if (answer instanceof Response) return responseResult(answer);
   // The pipeline's own JSON answer, taken as it was serialised (no body read, no parse).
-  const known = answeredJson(response);
-  if (known) {
-    const body = "value" in known ? known.value : JSON.parse(known.text);
-    return {
-      structuredContent: body as Record<string, unknown>,
-      content: [{ type: "text", text: known.text }],
-    };
-  }
+  const { text, value } = answer.json;
+  const result: CallToolResult = {
+    structuredContent: (value ?? JSON.parse(text)) as Record<string, unknown>,
+    content: [{ type: "text", text }],
+  };
+  resultJson.set(result, text);
+  return result;
+}
+
+async function responseResult(response: Response): Promise<CallToolResult> {
   const type = response.headers.get("content-type") ?? "";
   if (!type.startsWith("application/json")) {
     const bytes = Buffer.from(await response.arrayBuffer());
@@ -134,7 +145,7 @@ interface Post {
    */
   admit(): Admit<AgentAdmission>;
   /** For a lone tool call of a caller let in before: its send may let it in (decision 0083). */
-  within?: AdmitWithin<AgentAdmission>;
+  within?: Within<AgentAdmission>;
 }
 
 /** Runs one tool: the operation's REST route, let in as the POST was. */
@@ -182,8 +193,8 @@ async function callTool(post: Post, name: string, args: ToolArgs): Promise<CallT
     const cursorRoute = toolNamed(ops.getUpdatesCursor.operationId)?.route;
     if (!cursorRoute) throw new Error("getUpdatesCursor has no route");
     const cursor = await runRoute(post.request, cursorRoute, admit, {});
-    if (!cursor.ok) return toolResult(cursor);
-    query.set("afterSeq", String(((await cursor.json()) as { seq: number }).seq));
+    if (cursor instanceof Response) return toolResult(cursor);
+    query.set("afterSeq", String((JSON.parse(cursor.json.text) as { seq: number }).seq));
   }
   const path = op.path.replace(/\{(\w+)\}/g, (_, key: string) =>
     encodeURIComponent(params[key] ?? ""),
@@ -210,8 +221,8 @@ function runRoute(
   route: AgentRoute,
   admit: Admit<AgentAdmission>,
   call: { path?: string; params?: Record<string, string>; body?: string; idempotencyKey?: string },
-  within?: AdmitWithin<AgentAdmission>,
-): Promise<Response> {
+  within?: Within<AgentAdmission>,
+): Promise<CallAnswer> {
   const op = route.operation;
   const headers = new Headers();
   // What the request log and the client network read; the credential was checked already.
@@ -315,12 +326,22 @@ async function admitPost(request: Request): Promise<Post> {
 function knownCaller(request: Request) {
   const credential = parseAuthorization(request.headers.get("authorization"));
   if (credential.kind !== "agent" || !readableBeforeAdmission(request.headers)) return undefined;
+  const known = knownAgentToken(credential.secret);
+  if (!known) return undefined;
   const deps = getDeps();
   const client = { family: clientFamily(request.headers, deps.config.TRUSTED_PROXIES) };
-  const within = admissionInSend(deps, credential.secret, client);
-  if (!within) return undefined;
-  const authorize = () => authorizeAgentRequest(deps, credential.secret, client);
-  return { within, authorize, caller: callerKey({ agentId: within.principal.agentId }) };
+  // Made only for a route whose send may let the call in (the others never read it).
+  let within: AdmissionInSend | undefined;
+  return {
+    within: () => {
+      within ??= admissionInSend(deps, known, client);
+      return within;
+    },
+    /** Whether the call's send let it in. */
+    letInBySend: () => within?.rate !== undefined,
+    authorize: () => authorizeAgentRequest(deps, credential.secret, client),
+    caller: callerKey({ agentId: known.agentId }),
+  };
 }
 
 /**
@@ -348,7 +369,7 @@ function lazyPost(
     within: known.within,
     admit: () => admitOnce,
     async settle() {
-      if (!known.within.rate && !admission) await admitOnce().catch(() => {});
+      if (!known.letInBySend() && !admission) await admitOnce().catch(() => {});
       if (refused) throw refused;
     },
   };
@@ -359,7 +380,6 @@ function lazyPost(
  * read), then the JSON-RPC messages, answered as JSON.
  */
 export async function handleMcp(request: Request): Promise<Response> {
-  const requestId = crypto.randomUUID();
   try {
     const known = knownCaller(request);
     // A caller let in before: the body is read first, and a lone tool call is let in when it
@@ -414,7 +434,7 @@ export async function handleMcp(request: Request): Promise<Response> {
     // (building an error and a DOMException per POST) only to be collected anyway.
     return await transport.handleRequest(request, { parsedBody: parsed });
   } catch (error) {
-    return toErrorResponse(error, requestId);
+    return toErrorResponse(error, crypto.randomUUID());
   }
 }
 
@@ -456,7 +476,15 @@ function plainToolCall(request: Request, message: unknown): PlainToolCall | unde
 async function answerToolCall(post: Post, call: PlainToolCall): Promise<Response> {
   let answer: Record<string, unknown>;
   try {
-    answer = { result: await callTool(post, call.name, call.args), jsonrpc: "2.0", id: call.id };
+    const result = await callTool(post, call.name, call.args);
+    const json = resultJson.get(result);
+    // The SDK's words, with the route's JSON as it was serialised (the same text twice: as
+    // structured content, and as the text content's string).
+    if (json !== undefined)
+      return jsonAnswer(
+        `{"result":{"structuredContent":${json},"content":[{"type":"text","text":${JSON.stringify(json)}}]},"jsonrpc":"2.0","id":${JSON.stringify(call.id)}}`,
+      );
+    answer = { result, jsonrpc: "2.0", id: call.id };
   } catch (error) {
     const { code, message, data } = error as { code?: unknown; message?: string; data?: unknown };
     answer = {
@@ -469,8 +497,8 @@ async function answerToolCall(post: Post, call: PlainToolCall): Promise<Response
       },
     };
   }
-  return new Response(JSON.stringify(answer), {
-    status: 200,
-    headers: { "Content-Type": "application/json" },
-  });
+  return jsonAnswer(JSON.stringify(answer));
 }
+
+const jsonAnswer = (text: string) =>
+  new Response(text, { status: 200, headers: { "Content-Type": "application/json" } });

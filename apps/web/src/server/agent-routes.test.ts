@@ -258,6 +258,43 @@ describe("a request's body as the handler reads it", () => {
     await close();
   });
 
+  it("answers what it holds at once (readNow), and null while a read would wait", async () => {
+    const { next, socket, chunk, close } = await bodyServer();
+    chunk("held;");
+    const [request, reader] = await next;
+    await expect.poll(() => request.readableLength + request.listenerCount("data")).toBe(1);
+    expect(decoded(reader.readNow() ?? {})).toBe("held;");
+    expect(reader.readNow()).toBeNull();
+    socket.write("0\r\n\r\n");
+    // A chunked body's end is known at its 'end' event.
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
+    expect(reader.readNow()).toEqual({ done: true, value: undefined });
+    socket.destroy();
+    await close();
+  });
+
+  it("gives a body received whole at once, its declared length, before its 'data' or 'end' event", async () => {
+    let answered: (value: unknown[]) => void = () => {};
+    const reads = new Promise<unknown[]>((resolve) => {
+      answered = resolve;
+    });
+    const server = createServer(async (request) => {
+      await null; // the parser has the body once its execute ends
+      const reader = bodyReader(request);
+      answered([reader.readNow(), reader.readNow()]);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => {});
+    socket.write("POST /x HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nwhole");
+    const [first, second] = await reads;
+    expect(decoded(first as { value: Uint8Array })).toBe("whole");
+    expect(second).toEqual({ done: true, value: undefined });
+    socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
   it("fails the read when the client leaves before the body ends", async () => {
     const { next, socket, chunk, close } = await bodyServer();
     chunk("part;");

@@ -1,9 +1,15 @@
 import { defineOperation } from "@switchboard/contract";
-import { captureLogs, createAgent, createUser, mintAgentToken } from "@switchboard/core";
+import {
+  authorizeAgentRequest,
+  captureLogs,
+  createAgent,
+  createUser,
+  mintAgentToken,
+} from "@switchboard/core";
 import { createTestDeps } from "@switchboard/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { agentRoute, answeredJson, devRoute, methods, routes } from "./api-route";
+import { agentRoute, devRoute, methods, routes } from "./api-route";
 import { provideDeps } from "./deps";
 import { MAX_BODY_BYTES } from "./read-body";
 import { ok } from "./responses";
@@ -97,9 +103,11 @@ it("binds a handler to its registry entry: path parameters, input and status com
     response: z.object({ id: z.string(), size: z.number() }),
     errors: [],
   });
-  const route = routes(
-    agentRoute(op, async ({ params, body }) => ({ id: params.thingId, size: body.size })),
-  );
+  const bound = agentRoute(op, async ({ params, body }) => ({
+    id: params.thingId,
+    size: body.size,
+  }));
+  const route = routes(bound);
   const made = await route.POST(
     new Request("http://localhost/api/agent/v1/things/t1", {
       method: "POST",
@@ -109,7 +117,7 @@ it("binds a handler to its registry entry: path parameters, input and status com
     { params: Promise.resolve({ thingId: "t1" }) },
   );
   expect(made.status).toBe(201);
-  // The answer is built whole, the pipeline's headers with it, and keeps what it serialised.
+  // The answer is built whole, the pipeline's headers with it.
   expect(Object.fromEntries(made.headers)).toEqual({
     "cache-control": "no-store",
     "content-type": "application/json",
@@ -119,11 +127,22 @@ it("binds a handler to its registry entry: path parameters, input and status com
     "ratelimit-reset": expect.any(String),
     "ratelimit-policy": expect.stringMatching(/^\d+;w=60$/),
   });
-  expect(answeredJson(made)).toEqual({
-    text: '{"id":"t1","size":3}',
-    value: { id: "t1", size: 3 },
-  });
   expect(await made.json()).toEqual({ id: "t1", size: 3 });
+  // Made in process (an MCP tool call), its answer is what it serialised, with no body built.
+  const inProcess = await bound.admitted(
+    {
+      url: new URL("http://localhost/api/agent/v1/things/t2"),
+      method: "POST",
+      headers: new Headers({ "Content-Type": "application/json" }),
+      params: { thingId: "t2" },
+      body: '{"size":4}',
+    },
+    () => authorizeAgentRequest(t.deps, token),
+  );
+  expect(inProcess).toEqual({
+    status: 201,
+    json: { text: '{"id":"t2","size":4}', value: { id: "t2", size: 4 } },
+  });
   const other = await route.GET(new Request("http://localhost/api/agent/v1/things/t1"), context);
   expect(other.status).toBe(405);
   expect(other.headers.get("allow")).toBe("POST");

@@ -121,7 +121,8 @@ export async function readBodyText(request: Request, options: ReadBodyOptions): 
     pace = BODY_PACE,
   } = options;
   if (Number(request.headers.get("content-length") ?? "0") > maxBytes) throw tooLarge(maxBytes);
-  const reader = (request as EdgeRequest)[EDGE_BODY] ?? request.body?.getReader();
+  const reader: BodyReader | undefined =
+    (request as EdgeRequest)[EDGE_BODY] ?? request.body?.getReader();
   if (!reader) return "";
   const chunks: Uint8Array[] = [];
   const started = Date.now();
@@ -130,7 +131,8 @@ export async function readBodyText(request: Request, options: ReadBodyOptions): 
   try {
     for (;;) {
       const due = started + pace.graceMs + (size / pace.bytesPerSecond) * 1000;
-      const { done, value } = await readBy(reader, due);
+      // What the client already sent is taken as it is, with no timer set for it.
+      const { done, value } = reader.readNow?.() ?? (await readBy(reader, due));
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) throw tooLarge(maxBytes);
@@ -156,8 +158,13 @@ export async function readBodyText(request: Request, options: ReadBodyOptions): 
   }
 }
 
-/** A body's chunks as a stream reader gives them: the web stream's, or the HTTP edge's. */
-type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, "read" | "cancel">;
+/**
+ * A body's chunks as a stream reader gives them: the web stream's, or the HTTP edge's, which also
+ * answers what it holds at once (`readNow`: null when a read would have to wait).
+ */
+type BodyReader = Pick<ReadableStreamDefaultReader<Uint8Array>, "read" | "cancel"> & {
+  readNow?(): ReadableStreamReadResult<Uint8Array> | null;
+};
 
 /**
  * Where a `Request` the web process's HTTP edge made keeps its body's reader (`EDGE_BODY` in

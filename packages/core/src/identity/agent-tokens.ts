@@ -2,6 +2,7 @@ import type { AgentMe, AgentTokenInfo } from "@switchboard/contract";
 import { schema } from "@switchboard/db";
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { PendingQuery, Row, Sql } from "postgres";
+import { BoundedMap } from "../bounded-map";
 import type { CoreDeps } from "../deps";
 import { CoreError } from "../errors";
 import { notifyAgentControl } from "../events/agent-control";
@@ -182,7 +183,7 @@ function admissionParts(
  */
 async function lookupToken(
   deps: CoreDeps,
-  token: string,
+  tokenHash: string,
   now: Date,
   countRequest: boolean,
   family: AddressFamily | null,
@@ -193,7 +194,7 @@ async function lookupToken(
   const at = now.toISOString();
   // postgres.js's own template, not drizzle's: one fixed text, prepared once per connection,
   // with nothing built per call but its parameters (issue 41).
-  const parts = admissionParts(deps.sql, hashSecret(token), at, window, countRequest, family);
+  const parts = admissionParts(deps.sql, tokenHash, at, window, countRequest, family);
   const rows = await deps.sql<TokenRow[]>`
     with async_commit as (select set_config('synchronous_commit', 'off', true)), ${parts}
     select found.*, (select count from hit) as request_count,
@@ -231,7 +232,8 @@ export async function authenticateAgent(
   client: { family?: AddressFamily | null } = {},
 ): Promise<AgentPrincipal> {
   const now = deps.clock.now();
-  return principalOf((await lookupToken(deps, token, now, false, client.family ?? null)).row, now);
+  const { row } = await lookupToken(deps, hashSecret(token), now, false, client.family ?? null);
+  return principalOf(row, now);
 }
 
 /**
@@ -298,9 +300,10 @@ export async function authorizeAgentRequest(
   read: AdmissionRead = {},
 ): Promise<AdmittedAgent> {
   const now = deps.clock.now();
+  const tokenHash = hashSecret(token);
   const { row, window } = await lookupToken(
     deps,
-    token,
+    tokenHash,
     now,
     true,
     client.family ?? null,
@@ -327,7 +330,8 @@ export async function authorizeAgentRequest(
     requestedScopes: found.requested_scopes,
     createdAt: new Date(found.created_at),
   });
-  rememberAdmitted(token, { agentId: principal.agentId, tokenId: principal.tokenId, me });
+  if (admittedTokens.get(tokenHash)?.tokenId !== principal.tokenId)
+    admittedTokens.set(tokenHash, { agentId: principal.agentId, tokenId: principal.tokenId });
   return {
     ...principal,
     rate: state,
@@ -341,20 +345,11 @@ export async function authorizeAgentRequest(
 }
 
 /**
- * Tokens this process let in, by their hash: who each names (a token names one agent for good)
- * and the profile the last admission read. Bounded: cleared whole when full.
+ * Tokens this process let in, by their hash: the agent each names (a token names one agent for
+ * good). Nothing else of an admission is kept, as it may have changed since.
  */
-const admittedTokens = new Map<string, Pick<AdmittedAgent, "agentId" | "tokenId" | "me">>();
-const MAX_ADMITTED_TOKENS = 10_000;
-function rememberAdmitted(
-  token: string,
-  admitted: Pick<AdmittedAgent, "agentId" | "tokenId" | "me">,
-) {
-  const hash = hashSecret(token);
-  if (admittedTokens.get(hash)?.agentId === admitted.agentId) return;
-  if (admittedTokens.size >= MAX_ADMITTED_TOKENS) admittedTokens.clear();
-  admittedTokens.set(hash, admitted);
-}
+type KnownToken = Pick<AgentPrincipal, "agentId" | "tokenId">;
+const admittedTokens = new BoundedMap<string, KnownToken>(10_000);
 
 /**
  * A call's admission made inside its send's one statement (decision 0083): the admission's
@@ -370,24 +365,31 @@ export class AdmissionInSend {
   private readonly now: Date;
 
   /**
-   * The call's principal as this process last let its token in (a token names one agent for
-   * good); its `rate` is known once the statement committed.
+   * The call's principal: the agent its token named when this process last let it in (a token
+   * names one agent for good), its `rate` known once the statement committed. It holds no
+   * profile: what the last admission read may have changed since, and a send reads only who.
    */
   readonly principal: AdmittedAgent;
 
+  private readonly tokenHash: string;
+
   constructor(
     private readonly deps: CoreDeps,
-    private readonly tokenHash: string,
+    known: KnownAgentToken,
     private readonly family: AddressFamily | null,
-    known: Pick<AdmittedAgent, "agentId" | "tokenId" | "me">,
   ) {
     this.now = deps.clock.now();
+    this.tokenHash = known.tokenHash;
     const admission = this;
     this.principal = {
-      ...known,
+      agentId: known.agentId,
+      tokenId: known.tokenId,
       pauseReason: null,
       get rate() {
         return admission.rate as RateState;
+      },
+      get me(): AgentMe {
+        throw new Error("a call let in by its send reads no profile: its route reads only who");
       },
     };
   }
@@ -409,16 +411,21 @@ export class AdmissionInSend {
   }
 }
 
-/**
- * The admission of a call whose send may let it in (`AdmissionInSend`), for a token this process
- * let in before; null for any other (it is let in the plain way).
- */
-export function admissionInSend(
-  deps: CoreDeps,
-  token: string,
-  client: { family?: AddressFamily | null } = {},
-): AdmissionInSend | null {
+/** A token this process let in before: its hash, and the agent it names. */
+export type KnownAgentToken = KnownToken & { tokenHash: string };
+
+/** The token, if this process let it in before (`authorizeAgentRequest`); else undefined. */
+export function knownAgentToken(token: string): KnownAgentToken | undefined {
   const tokenHash = hashSecret(token);
   const known = admittedTokens.get(tokenHash);
-  return known ? new AdmissionInSend(deps, tokenHash, client.family ?? null, known) : null;
+  return known && { ...known, tokenHash };
+}
+
+/** The admission of a call by a known token that its send may let in (`AdmissionInSend`). */
+export function admissionInSend(
+  deps: CoreDeps,
+  known: KnownAgentToken,
+  client: { family?: AddressFamily | null } = {},
+): AdmissionInSend {
+  return new AdmissionInSend(deps, known, client.family ?? null);
 }
