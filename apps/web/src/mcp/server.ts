@@ -339,7 +339,7 @@ function knownCaller(request: Request) {
     },
     /** Whether the call's send let it in. */
     letInBySend: () => within?.rate !== undefined,
-    authorize: () => authorizeAgentRequest(deps, credential.secret, client),
+    authorize: () => authorizeAgentRequest(deps, known, client),
     caller: callerKey({ agentId: known.agentId }),
   };
 }

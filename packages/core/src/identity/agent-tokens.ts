@@ -291,16 +291,17 @@ export type AdmittedAgent = AgentPrincipal & {
  * (403 `agent_paused`), and the per-agent request limit (429), answering where the agent stands
  * against that limit for the RateLimit-* headers, the agent's own profile as that same
  * statement read it (`GET /me` needs nothing more), and the route's own `read`, if it attached
- * one.
+ * one. `token` is the raw token, or one this process let in before (`knownAgentToken`), whose
+ * hash is known.
  */
 export async function authorizeAgentRequest(
   deps: CoreDeps,
-  token: string,
+  token: string | KnownAgentToken,
   client: { family?: AddressFamily | null } = {},
   read: AdmissionRead = {},
 ): Promise<AdmittedAgent> {
   const now = deps.clock.now();
-  const tokenHash = hashSecret(token);
+  const tokenHash = typeof token === "string" ? hashSecret(token) : token.tokenHash;
   const { row, window } = await lookupToken(
     deps,
     tokenHash,
@@ -330,7 +331,7 @@ export async function authorizeAgentRequest(
     requestedScopes: found.requested_scopes,
     createdAt: new Date(found.created_at),
   });
-  if (admittedTokens.get(tokenHash)?.tokenId !== principal.tokenId)
+  if (!admittedTokens.has(tokenHash))
     admittedTokens.set(tokenHash, { agentId: principal.agentId, tokenId: principal.tokenId });
   return {
     ...principal,
